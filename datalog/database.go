@@ -1,0 +1,182 @@
+package datalog
+
+import (
+	"fmt"
+	"iter"
+	"math"
+	"strconv"
+)
+
+// Database holds the relations of one evaluation of a Program: add facts
+// (from Go or from .facts files), Run once, then read the results.
+type Database struct {
+	prog    *Program
+	rels    []*relation
+	symbols map[*Type]*symbolTable
+	ran     bool
+}
+
+type symbolTable struct {
+	ids   map[string]uint32
+	names []string
+}
+
+// NewDatabase returns an empty database for p.
+func NewDatabase(p *Program) *Database {
+	db := &Database{prog: p, symbols: map[*Type]*symbolTable{}}
+	for _, t := range p.Types {
+		if t.Kind == SymbolKind {
+			db.symbols[t] = &symbolTable{ids: map[string]uint32{}}
+		}
+	}
+	for _, r := range p.Relations {
+		db.rels = append(db.rels, newRelation(r))
+	}
+	return db
+}
+
+// Program returns the program the database evaluates.
+func (db *Database) Program() *Program { return db.prog }
+
+// Intern returns the id of symbol s in the symbol type typ, adding it if new.
+func (db *Database) Intern(typ *Type, s string) uint32 {
+	st := db.symbols[typ]
+	id, ok := st.ids[s]
+	if !ok {
+		id = uint32(len(st.names))
+		st.ids[s] = id
+		st.names = append(st.names, s)
+	}
+	return id
+}
+
+// Number encodes a number for a column of a number type.
+func Number(n int32) uint32 { return uint32(n) }
+
+// Text returns value v of a column of type typ as text: a symbol's name or a
+// number in decimal.
+func (db *Database) Text(typ *Type, v uint32) string {
+	if typ.Kind == NumberKind {
+		return strconv.Itoa(int(int32(v)))
+	}
+	return db.symbols[typ].names[v]
+}
+
+func (db *Database) relation(name string) (*relation, error) {
+	rel := db.prog.rels[name]
+	if rel == nil {
+		return nil, fmt.Errorf("unknown relation %s", name)
+	}
+	return db.rels[rel.index], nil
+}
+
+// Add adds a tuple to a relation. Values of symbol columns are ids from
+// Intern; values of number columns are from Number (or any uint32 id, for
+// dense domains). Add must be called before Run.
+func (db *Database) Add(rel string, tuple ...uint32) error {
+	r, err := db.relation(rel)
+	if err != nil {
+		return err
+	}
+	if db.ran {
+		return fmt.Errorf("adding to %s after Run", rel)
+	}
+	if len(tuple) != r.arity {
+		return fmt.Errorf("%s has %d columns, got a tuple of %d", rel, r.arity, len(tuple))
+	}
+	for i, v := range tuple {
+		if t := r.decl.Attrs[i].Type; t.Kind == SymbolKind && int(v) >= len(db.symbols[t].names) {
+			return fmt.Errorf("%s column %d: %d is not an interned symbol of type %s", rel, i, v, t.Name)
+		}
+	}
+	r.insert(tuple)
+	return nil
+}
+
+// AddFlat adds many tuples at once, given one after another in data (its
+// length a multiple of the relation's arity), with Add's rules for values.
+func (db *Database) AddFlat(rel string, data []uint32) error {
+	r, err := db.relation(rel)
+	if err != nil {
+		return err
+	}
+	if len(data)%r.arity != 0 {
+		return fmt.Errorf("%s has %d columns; %d values are not whole tuples", rel, r.arity, len(data))
+	}
+	for off := 0; off < len(data); off += r.arity {
+		if err := db.Add(rel, data[off:off+r.arity]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Len returns the number of tuples in a relation, or 0 for an unknown one.
+func (db *Database) Len(rel string) int {
+	r, err := db.relation(rel)
+	if err != nil {
+		return 0
+	}
+	return r.n
+}
+
+// Tuples iterates over the tuples of a relation in the order they were
+// derived. The slice passed to yield is only valid during the call.
+func (db *Database) Tuples(rel string) iter.Seq[[]uint32] {
+	return func(yield func([]uint32) bool) {
+		r, err := db.relation(rel)
+		if err != nil {
+			return
+		}
+		for id := range r.n {
+			if !yield(r.tuple(uint32(id))) {
+				return
+			}
+		}
+	}
+}
+
+// Contains reports whether a relation holds a tuple.
+func (db *Database) Contains(rel string, tuple ...uint32) bool {
+	r, err := db.relation(rel)
+	if err != nil || len(tuple) != r.arity {
+		return false
+	}
+	return r.contains(tuple)
+}
+
+// columnBounds returns, per type, one more than the largest value any column
+// of that type can hold, or math.MaxUint64 when unknown (negative numbers).
+// With no arithmetic in the language, every value in a derived tuple comes
+// from a fact or a constant of the same type, so the bounds hold for the
+// whole run.
+func (db *Database) columnBounds() map[*Type]uint64 {
+	bound := map[*Type]uint64{}
+	see := func(t *Type, v uint32) {
+		b := uint64(v) + 1
+		if t.Kind == NumberKind && int32(v) < 0 {
+			b = math.MaxUint64
+		}
+		bound[t] = max(bound[t], b)
+	}
+	for _, r := range db.rels {
+		for i, a := range r.decl.Attrs {
+			for id := range r.n {
+				see(a.Type, r.rows[id*r.arity+i])
+			}
+		}
+	}
+	for _, rule := range db.prog.Rules {
+		for _, a := range append([]Atom{rule.Head}, rule.Body...) {
+			for i, t := range a.Args {
+				if t.Kind == NumberTerm {
+					see(a.Rel.Attrs[i].Type, uint32(t.Num))
+				}
+			}
+		}
+	}
+	for t, st := range db.symbols {
+		bound[t] = max(bound[t], uint64(len(st.names)))
+	}
+	return bound
+}

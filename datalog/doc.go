@@ -1,0 +1,67 @@
+// Package datalog is the Datalog engine every chordgo analysis runs on: a
+// semi-naive, stratified evaluator over relations of dense uint32 ids, with
+// no BDDs.
+//
+// It takes a program in a subset of Souffle's language, so the same program
+// and fact files also run in Souffle for cross-checking:
+//
+//	.type V <: number                  // or <: symbol; `= number` also works
+//	.decl edge(x:V, y:V)               // relations with typed columns
+//	.input edge                        // read edge.facts (tab-separated)
+//	.output path                       // write path.csv (tab-separated)
+//	path(x, y) :- edge(x, y).
+//	path(x, z) :- path(x, y), edge(y, z), !blocked(z, _), x != z.
+//	edge(1, 2).                        // facts in the program
+//
+// plus `_`, number and string constants, comparisons (= != < <= > >=; only =
+// and != on symbols), and // and /* */ comments. There is no arithmetic, so
+// every value of a derived tuple comes from a fact or a constant of the same
+// type; the engine uses that to bound each column's values before it runs.
+// Variables have exactly one type each, and symbols are interned per type.
+//
+// It gives, through [Parse], [NewDatabase], [Database.Add] or
+// [Database.LoadFacts], [Database.Run], and [Database.Tuples]: the relations
+// the program defines, and [Stats] with tuples and times per stratum and per
+// rule (the -stats flag of `chordgo datalog` prints them).
+//
+// # Checking
+//
+// [Parse] reports, with file:line:col, syntax errors, unknown relations and
+// types, arity and type mismatches, variables in a head, negation or
+// comparison that no positive atom binds, and negation inside a recursive
+// cycle (naming the cycle). No input makes it panic; FuzzParse and FuzzRun
+// keep it that way.
+//
+// # Evaluation
+//
+// Strata are the strongly connected components of the predicate dependency
+// graph, in topological order (github.com/dominikbraun/graph, ties broken by
+// declaration order so runs are deterministic). In a recursive stratum, rules
+// that read none of the stratum's relations run once; the others run as one
+// variant per recursive body atom, that atom reading only the last
+// iteration's new tuples (the delta), until no relation grows. Tuples are
+// append-only, so a delta is a range of tuple ids, never a copy.
+//
+// Each variant is compiled to a nested-loop plan: the delta atom first, then
+// repeatedly the atom with all columns bound (a membership test), else the
+// one with most bound columns, ties in source order, as Souffle does; negations
+// and comparisons run as soon as their variables are bound. An atom that binds
+// no new variable stops at its first match (a semi-join).
+//
+// # Storage
+//
+// A relation keeps its tuples in one flat []uint32. Duplicates are caught by
+// bitsets (github.com/bits-and-blooms/bitset) when the column bounds make it
+// cheap: one bitset for a unary relation, one bitset of second-column values
+// per first-column value for a binary one, up to 32 MiB of bits. Otherwise an
+// open-addressing hash set of tuple ids (4 bytes a slot) catches them. Joins
+// look tuples up through hash indexes on exactly the bound columns each plan
+// needs, built on first use and kept up to date on insert; each index chains
+// the tuples with equal keys newest first, so a lookup limited to the tuples
+// visible in an iteration stops early.
+//
+// Measured on transitive closure over 3,000 nodes (BENCHMARKS.md), the
+// bitsets make evaluation about 9 times faster than the hash set and use less
+// memory; on points-to relations, whose matrices are large and sparse, the
+// hash set is the only choice that fits, and the budget picks it.
+package datalog

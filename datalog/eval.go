@@ -1,0 +1,520 @@
+package datalog
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// A plan evaluates one rule, or one semi-naive variant of a recursive rule:
+// a sequence of steps, each binding or checking variables held in registers,
+// ending in an insertion into the head relation.
+type plan struct {
+	rule  *Rule
+	steps []step
+	head  []operand
+	out   *relation
+	regs  []uint32
+	buf   []uint32
+	stats *RuleStats
+	db    *Database
+}
+
+type stepKind uint8
+
+const (
+	stepScan    stepKind = iota // iterate over a range of tuples
+	stepLookup                  // iterate over the tuples an index finds for bound columns
+	stepMember                  // all columns bound: test membership
+	stepNegated                 // test that no tuple matches the bound columns
+	stepCompare
+)
+
+// operand is a register (reg >= 0) or a constant.
+type operand struct {
+	reg int
+	val uint32
+}
+
+func (o operand) get(regs []uint32) uint32 {
+	if o.reg >= 0 {
+		return regs[o.reg]
+	}
+	return o.val
+}
+
+type argKind uint8
+
+const (
+	argBind  argKind = iota // store the column's value in reg
+	argCheck                // the column must equal reg (a variable bound before)
+	argConst                // the column must equal val
+)
+
+type argOp struct {
+	kind argKind
+	col  int
+	reg  int
+	val  uint32
+}
+
+type step struct {
+	kind  stepKind
+	rel   *relation
+	delta bool       // the range is the relation's current delta
+	ix    *hashIndex // stepLookup, stepNegated with unbound columns
+	key   []operand  // index key (stepLookup, stepNegated) or whole tuple (stepMember, stepNegated)
+	args  []argOp    // binds and checks for stepScan and stepLookup
+	tuple []uint32   // scratch for stepMember
+	cmp   CmpOp      // stepCompare
+	l, r  operand    // stepCompare
+	typ   BaseKind   // stepCompare: how to order values
+	keyv  []uint32   // scratch for index keys
+	// exists: the step binds no variable, so one matching tuple is enough
+	// (a semi-join); more would only repeat the same derivations.
+	exists bool
+}
+
+// ranges of tuple ids visible to the current evaluation, per relation.
+type ranges struct {
+	lo, hi []uint32 // delta = [lo, hi); everything = [0, hi)
+}
+
+// compile builds the plan for rule r; deltaAtom is the index in r.Body of the
+// atom read from the delta, or -1.
+func (db *Database) compile(r *Rule, deltaAtom int, stats *RuleStats) *plan {
+	p := &plan{rule: r, out: db.rels[r.Head.Rel.index], stats: stats, db: db}
+	regs := map[string]int{}
+	bound := func(t Term) bool {
+		_, ok := regs[t.Name]
+		return t.Kind == NumberTerm || t.Kind == SymbolTerm || t.Kind == VarTerm && ok
+	}
+	operandOf := func(t Term, typ *Type) operand {
+		switch t.Kind {
+		case VarTerm:
+			return operand{reg: regs[t.Name]}
+		case NumberTerm:
+			return operand{reg: -1, val: uint32(t.Num)}
+		}
+		return operand{reg: -1, val: db.Intern(typ, t.Name)}
+	}
+	var pending []int // negated atoms and comparisons not yet placed: body index, or -1-i for comparison i
+	for i, a := range r.Body {
+		if a.Negated {
+			pending = append(pending, i)
+		}
+	}
+	for i := range r.Comparisons {
+		pending = append(pending, -1-i)
+	}
+	placeReady := func() {
+		rest := pending[:0]
+		for _, k := range pending {
+			var terms []Term
+			if k >= 0 {
+				terms = r.Body[k].Args
+			} else {
+				c := r.Comparisons[-1-k]
+				terms = []Term{c.Left, c.Right}
+			}
+			ready := true
+			for _, t := range terms {
+				if t.Kind == VarTerm && !bound(t) {
+					ready = false
+				}
+			}
+			if !ready {
+				rest = append(rest, k)
+				continue
+			}
+			if k >= 0 {
+				p.steps = append(p.steps, db.negationStep(r.Body[k], operandOf))
+			} else {
+				c := r.Comparisons[-1-k]
+				typ := comparisonType(r, c, db.prog.Type("symbol"))
+				s := step{kind: stepCompare, cmp: c.Op, typ: NumberKind}
+				if typ != nil {
+					s.typ = typ.Kind
+				}
+				s.l, s.r = operandOf(c.Left, typ), operandOf(c.Right, typ)
+				p.steps = append(p.steps, s)
+			}
+		}
+		pending = rest
+	}
+	placeReady()
+	remaining := []int{}
+	for i, a := range r.Body {
+		if !a.Negated && i != deltaAtom {
+			remaining = append(remaining, i)
+		}
+	}
+	next := deltaAtom
+	for next >= 0 || len(remaining) > 0 {
+		if next < 0 {
+			next = pickAtom(r, remaining, bound)
+		}
+		remaining = slices.DeleteFunc(remaining, func(i int) bool { return i == next })
+		a := r.Body[next]
+		p.steps = append(p.steps, db.atomStep(a, next == deltaAtom, regs, bound, operandOf))
+		placeReady()
+		next = -1
+	}
+	for i, t := range r.Head.Args {
+		p.head = append(p.head, operandOf(t, r.Head.Rel.Attrs[i].Type))
+	}
+	p.regs = make([]uint32, len(regs))
+	p.buf = make([]uint32, len(r.Head.Args))
+	return p
+}
+
+// comparisonType is the type of a comparison's variables; for constants only,
+// symbolType (the builtin symbol type) for strings and nil for numbers.
+func comparisonType(r *Rule, c Comparison, symbolType *Type) *Type {
+	for _, t := range []Term{c.Left, c.Right} {
+		if t.Kind != VarTerm {
+			continue
+		}
+		for _, a := range r.Body {
+			for i, arg := range a.Args {
+				if arg.Kind == VarTerm && arg.Name == t.Name {
+					return a.Rel.Attrs[i].Type
+				}
+			}
+		}
+	}
+	for _, t := range []Term{c.Left, c.Right} {
+		if t.Kind == SymbolTerm {
+			// Constants only: compare within the builtin symbol type, which
+			// has a symbol table (a fresh Type would not).
+			return symbolType
+		}
+	}
+	return nil
+}
+
+// pickAtom chooses the next atom to join: all columns bound first (a
+// membership test), then the most bound columns, then source order.
+func pickAtom(r *Rule, candidates []int, bound func(Term) bool) int {
+	best, bestScore := -1, -1
+	for _, i := range candidates {
+		a := r.Body[i]
+		n := 0
+		for _, t := range a.Args {
+			if bound(t) || t.Kind == WildcardTerm {
+				n++
+			}
+		}
+		score := n * 2
+		if n == len(a.Args) {
+			score = 1 << 20
+		} else if n == 0 {
+			score = 0
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+func (db *Database) atomStep(a Atom, delta bool, regs map[string]int, bound func(Term) bool, operandOf func(Term, *Type) operand) step {
+	rel := db.rels[a.Rel.index]
+	s := step{rel: rel, delta: delta}
+	var keyCols []int
+	allBound := true
+	for i, t := range a.Args {
+		if t.Kind == WildcardTerm {
+			allBound = false
+			continue
+		}
+		if bound(t) {
+			keyCols = append(keyCols, i)
+			s.key = append(s.key, operandOf(t, a.Rel.Attrs[i].Type))
+		} else {
+			allBound = false
+		}
+	}
+	if allBound && !delta {
+		s.kind = stepMember
+		s.tuple = make([]uint32, rel.arity)
+		return s
+	}
+	if len(keyCols) > 0 && !delta {
+		s.kind = stepLookup
+		s.ix = rel.index(keyCols)
+		s.keyv = make([]uint32, len(keyCols))
+	} else {
+		s.kind = stepScan
+		keyCols = nil
+		s.key = nil
+	}
+	for i, t := range a.Args {
+		switch {
+		case t.Kind == WildcardTerm || slices.Contains(keyCols, i):
+			// matched by the index, or nothing to match
+		case t.Kind == VarTerm && !bound(t):
+			regs[t.Name] = len(regs)
+			s.args = append(s.args, argOp{kind: argBind, col: i, reg: regs[t.Name]})
+		default: // a constant or bound variable checked while scanning
+			o := operandOf(t, a.Rel.Attrs[i].Type)
+			if o.reg < 0 {
+				s.args = append(s.args, argOp{kind: argConst, col: i, val: o.val})
+			} else {
+				s.args = append(s.args, argOp{kind: argCheck, col: i, reg: o.reg})
+			}
+		}
+	}
+	s.exists = !slices.ContainsFunc(s.args, func(a argOp) bool { return a.kind == argBind })
+	return s
+}
+
+func (db *Database) negationStep(a Atom, operandOf func(Term, *Type) operand) step {
+	rel := db.rels[a.Rel.index]
+	s := step{kind: stepNegated, rel: rel}
+	var cols []int
+	for i, t := range a.Args {
+		if t.Kind != WildcardTerm {
+			cols = append(cols, i)
+			s.key = append(s.key, operandOf(t, a.Rel.Attrs[i].Type))
+		}
+	}
+	if len(cols) < rel.arity {
+		if len(cols) > 0 {
+			s.ix = rel.index(cols)
+		}
+		s.keyv = make([]uint32, len(cols))
+	} else {
+		s.tuple = make([]uint32, rel.arity)
+	}
+	return s
+}
+
+// run executes the steps from i on, with the visible ranges rg.
+func (p *plan) run(i int, rg *ranges) {
+	if i == len(p.steps) {
+		for k, o := range p.head {
+			p.buf[k] = o.get(p.regs)
+		}
+		if p.out.insert(p.buf) {
+			p.stats.Tuples++
+		}
+		return
+	}
+	s := &p.steps[i]
+	regs := p.regs
+	switch s.kind {
+	case stepScan:
+		rel := s.rel
+		lo, hi := uint32(0), rg.hi[rel.decl.index]
+		if s.delta {
+			lo = rg.lo[rel.decl.index]
+		}
+		for id := lo; id < hi; id++ {
+			if p.match(s, rel.tuple(id)) {
+				p.run(i+1, rg)
+				if s.exists {
+					break
+				}
+			}
+		}
+	case stepLookup:
+		rel := s.rel
+		for k, o := range s.key {
+			s.keyv[k] = o.get(regs)
+		}
+		hi := rg.hi[rel.decl.index]
+		for e := s.ix.lookup(rel, s.keyv); e != 0; e = s.ix.next[e-1] {
+			id := e - 1
+			if id >= hi {
+				continue
+			}
+			if p.match(s, rel.tuple(id)) {
+				p.run(i+1, rg)
+				if s.exists {
+					break
+				}
+			}
+		}
+	case stepMember:
+		for k, o := range s.key {
+			s.tuple[k] = o.get(regs)
+		}
+		if s.rel.contains(s.tuple) {
+			p.run(i+1, rg)
+		}
+	case stepNegated:
+		if s.tuple != nil {
+			for k, o := range s.key {
+				s.tuple[k] = o.get(regs)
+			}
+			if !s.rel.contains(s.tuple) {
+				p.run(i+1, rg)
+			}
+			return
+		}
+		if s.ix == nil { // !r(_, ..., _)
+			if s.rel.n == 0 {
+				p.run(i+1, rg)
+			}
+			return
+		}
+		for k, o := range s.key {
+			s.keyv[k] = o.get(regs)
+		}
+		if s.ix.lookup(s.rel, s.keyv) == 0 {
+			p.run(i+1, rg)
+		}
+	case stepCompare:
+		if compare(s.cmp, s.typ, s.l.get(regs), s.r.get(regs)) {
+			p.run(i+1, rg)
+		}
+	}
+}
+
+// match checks a tuple against a step's repeated variables and constants,
+// binding its new variables.
+func (p *plan) match(s *step, t []uint32) bool {
+	for _, a := range s.args {
+		switch a.kind {
+		case argBind:
+			p.regs[a.reg] = t[a.col]
+		case argCheck:
+			if p.regs[a.reg] != t[a.col] {
+				return false
+			}
+		case argConst:
+			if a.val != t[a.col] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func compare(op CmpOp, kind BaseKind, a, b uint32) bool {
+	switch op {
+	case OpEq:
+		return a == b
+	case OpNe:
+		return a != b
+	}
+	x, y := int32(a), int32(b)
+	switch op {
+	case OpLt:
+		return x < y
+	case OpLe:
+		return x <= y
+	case OpGt:
+		return x > y
+	}
+	return x >= y
+}
+
+// Run evaluates the program, stratum by stratum, and returns statistics.
+func (db *Database) Run() (*Stats, error) {
+	if db.ran {
+		return nil, fmt.Errorf("datalog: Run called twice")
+	}
+	db.ran = true
+	start := time.Now()
+	stats := &Stats{}
+	ruleStats := make([]*RuleStats, len(db.prog.Rules))
+	for i, r := range db.prog.Rules {
+		ruleStats[i] = &RuleStats{Rule: r.String(), Pos: r.Pos}
+	}
+	// Intern constants before computing bounds: plans are compiled per stratum below.
+	for _, r := range db.prog.Rules {
+		for _, a := range append([]Atom{r.Head}, r.Body...) {
+			for i, t := range a.Args {
+				if t.Kind == SymbolTerm {
+					db.Intern(a.Rel.Attrs[i].Type, t.Name)
+				}
+			}
+		}
+	}
+	bounds := db.columnBounds()
+	for _, r := range db.rels {
+		colBounds := make([]uint64, r.arity)
+		for i, a := range r.decl.Attrs {
+			colBounds[i] = bounds[a.Type]
+		}
+		r.makeDense(colBounds)
+	}
+	rg := &ranges{lo: make([]uint32, len(db.rels)), hi: make([]uint32, len(db.rels))}
+	for _, s := range db.prog.Strata {
+		stats.Strata = append(stats.Strata, db.runStratum(s, rg, ruleStats))
+	}
+	stats.Rules = ruleStats
+	stats.Time = time.Since(start)
+	return stats, nil
+}
+
+func (db *Database) runStratum(s *Stratum, rg *ranges, ruleStats []*RuleStats) *StratumStats {
+	start := time.Now()
+	ss := &StratumStats{}
+	for _, r := range s.Relations {
+		ss.Relations = append(ss.Relations, r.Name)
+	}
+	inStratum := func(rel *Relation) bool { return slices.Contains(s.Relations, rel) }
+	snapshot := func() {
+		for _, r := range db.rels {
+			rg.hi[r.decl.index] = uint32(r.n)
+		}
+	}
+	// Rules that read no relation of this stratum run once.
+	var recursive []*plan
+	var initial []*plan
+	for _, r := range s.Rules {
+		isRec := false
+		for i, a := range r.Body {
+			if !a.Negated && inStratum(a.Rel) {
+				isRec = true
+				recursive = append(recursive, db.compile(r, i, ruleStats[r.index]))
+			}
+		}
+		if !isRec {
+			initial = append(initial, db.compile(r, -1, ruleStats[r.index]))
+		}
+	}
+	snapshot()
+	for _, p := range initial {
+		p.exec(rg)
+	}
+	ss.Iterations = 1
+	// Everything in the stratum's relations so far is the first delta.
+	for _, r := range s.Relations {
+		rg.lo[r.index] = 0
+	}
+	for len(recursive) > 0 {
+		snapshot()
+		changed := false
+		for _, r := range s.Relations {
+			if rg.lo[r.index] < rg.hi[r.index] {
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+		for _, p := range recursive {
+			p.exec(rg)
+		}
+		for _, r := range s.Relations {
+			rg.lo[r.index] = rg.hi[r.index]
+		}
+		ss.Iterations++
+	}
+	for _, r := range s.Relations {
+		ss.Tuples += db.rels[r.index].n
+	}
+	ss.Time = time.Since(start)
+	return ss
+}
+
+func (p *plan) exec(rg *ranges) {
+	start := time.Now()
+	p.run(0, rg)
+	p.stats.Time += time.Since(start)
+	p.stats.Evaluations++
+}

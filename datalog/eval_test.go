@@ -1,0 +1,685 @@
+package datalog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// evalProgram parses src, reads facts (relation -> tab-separated lines)
+// and runs it.
+func evalProgram(t *testing.T, src string, facts map[string]string) (*Database, *Stats) {
+	t.Helper()
+	prog := mustParse(t, src)
+	db := NewDatabase(prog)
+	for rel, data := range facts {
+		if err := db.ReadFacts(rel+".facts", []byte(data), rel); err != nil {
+			t.Fatalf("ReadFacts(%s): %v", rel, err)
+		}
+	}
+	stats, err := db.Run()
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return db, stats
+}
+
+// rows returns the tuples of rel as sorted tab-separated lines.
+func rows(db *Database, rel string) []string {
+	r := db.Program().Relation(rel)
+	var out []string
+	for tup := range db.Tuples(rel) {
+		var parts []string
+		for i, v := range tup {
+			parts = append(parts, db.Text(r.Attrs[i].Type, v))
+		}
+		out = append(out, strings.Join(parts, "\t"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lines splits "a b; c d" into sorted tab-separated lines "a\tb", "c\td".
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(s, ";") {
+		out = append(out, strings.Join(strings.Fields(l), "\t"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestEval(t *testing.T) {
+	tests := []struct {
+		name  string
+		src   string
+		facts map[string]string
+		want  map[string]string // relation -> "a b; c d"
+	}{
+		{
+			name: "constants in body",
+			src: `.decl e(x:number, y:number)
+.decl r(x:number)
+.decl q(x:number)
+e(1, 2). e(2, 2). e(3, 1). e(2, 3).
+r(x) :- e(x, 2).
+q(y) :- e(2, y).`,
+			want: map[string]string{"r": "1; 2", "q": "2; 3"},
+		},
+		{
+			name: "constants in heads",
+			src: `.type S <: symbol
+.decl e(x:number, y:number)
+.decl r(x:number, y:number)
+.decl t(x:S, y:number)
+.decl c(x:number)
+e(1, 2). e(3, 4).
+r(x, 7) :- e(x, _).
+r(-7, y) :- e(_, y).
+t("k", x) :- e(x, _).
+c(5) :- e(_, _).`,
+			want: map[string]string{"r": "1 7; 3 7; -7 2; -7 4", "t": "k 1; k 3", "c": "5"},
+		},
+		{
+			name: "repeated variables",
+			src: `.decl e(x:number, y:number)
+.decl t(x:number, y:number, z:number)
+.decl loop(x:number)
+.decl d(x:number, y:number)
+.decl tt(x:number)
+e(1, 1). e(1, 2). e(2, 2). e(3, 4).
+t(1, 2, 1). t(1, 1, 1). t(2, 1, 2). t(3, 3, 4).
+loop(x) :- e(x, x).
+d(x, x) :- e(x, _).
+tt(x) :- t(x, _, x), t(_, x, x).`,
+			want: map[string]string{"loop": "1; 2", "d": "1 1; 2 2; 3 3", "tt": "1"},
+		},
+		{
+			name: "wildcards",
+			src: `.decl e(x:number, y:number)
+.decl src(x:number)
+.decl dst(x:number)
+.decl any(x:number)
+e(1, 2). e(1, 3). e(4, 3).
+src(x) :- e(x, _).
+dst(y) :- e(_, y).
+any(0) :- e(_, _).`,
+			want: map[string]string{"src": "1; 4", "dst": "2; 3", "any": "0"},
+		},
+		{
+			name: "negation with wildcards",
+			src: `.decl e(x:number, y:number)
+.decl sink(x:number)
+.decl notarget(x:number)
+e(1, 2). e(2, 3). e(4, 3). e(3, 5).
+sink(y) :- e(_, y), !e(y, _).
+notarget(x) :- e(x, _), !e(_, x).`,
+			want: map[string]string{"sink": "5", "notarget": "1; 4"},
+		},
+		{
+			name: "negation of a full wildcard",
+			src: `.decl e(x:number, y:number)
+.decl none(x:number, y:number)
+.decl n(x:number)
+.decl yes(x:number)
+.decl no(x:number)
+n(1). n(2).
+e(1, 2).
+yes(x) :- n(x), !none(_, _).
+no(x) :- n(x), !e(_, _).
+yes(9) :- !none(_, _).
+no(9) :- !e(_, _).`,
+			want: map[string]string{"yes": "1; 2; 9", "no": ""},
+		},
+		{
+			name: "negation with constants",
+			src: `.type S <: symbol
+.decl e(x:number, y:number)
+.decl s(x:S, y:S)
+.decl r(x:number)
+.decl q(x:S)
+e(1, 2). e(2, 3). e(3, 3).
+s("a", "b"). s("b", "b").
+r(x) :- e(x, _), !e(x, 3).
+q(x) :- s(x, _), !s("a", x).`,
+			want: map[string]string{"r": "1", "q": "a"},
+		},
+		{
+			name: "comparisons on numbers",
+			src: `.decl n(x:number)
+.decl lt(x:number, y:number)
+.decl le(x:number, y:number)
+.decl neg(x:number)
+.decl gt(x:number)
+.decl ge(x:number)
+.decl eq(x:number)
+.decl ne(x:number)
+.decl c(x:number)
+n(-5). n(-1). n(0). n(3).
+lt(x, y) :- n(x), n(y), x < y, y < 0.
+le(x, y) :- n(x), n(y), x <= y, x >= 0.
+neg(x) :- n(x), x < 0.
+gt(x) :- n(x), x > -2.
+ge(x) :- n(x), -1 >= x.
+eq(x) :- n(x), x = -1.
+ne(x) :- n(x), x != -1, 0 <= x.
+c(1) :- n(_), -1 < 1.
+c(2) :- n(_), 1 < -1.
+c(3) :- 2147483647 > -2147483648.`,
+			want: map[string]string{
+				"lt": "-5 -1", "le": "0 0; 0 3; 3 3", "neg": "-5; -1", "gt": "-1; 0; 3",
+				"ge": "-5; -1", "eq": "-1", "ne": "0; 3", "c": "1; 3",
+			},
+		},
+		{
+			name: "negative numbers in binary relations",
+			src: `.decl e(x:number, y:number)
+.decl p(x:number, y:number)
+e(-1, -2). e(-2, -2147483648). e(2147483647, -1).
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), e(y, z).`,
+			want: map[string]string{
+				"p": "-1 -2; -2 -2147483648; 2147483647 -1; -1 -2147483648; 2147483647 -2; 2147483647 -2147483648",
+			},
+		},
+		{
+			name: "symbol equality",
+			src: `.type S <: symbol
+.decl s(x:S)
+.decl same(x:S, y:S)
+.decl diff(x:S, y:S)
+.decl isA(x:S)
+.decl notA(x:S)
+.decl notZ(x:S)
+.decl k(x:number)
+s("a"). s("b"). s("c").
+same(x, y) :- s(x), s(y), x = y.
+diff(x, y) :- s(x), s(y), x != y, x = "a".
+isA(x) :- s(x), x = "a".
+notA(x) :- s(x), "a" != x.
+notZ(x) :- s(x), x != "z".
+k(1) :- s(_), "a" = "a".
+k(2) :- s(_), "a" != "a".
+k(3) :- s(_), "a" != "b".
+k(4) :- "a" = "b".`,
+			want: map[string]string{
+				"same": "a a; b b; c c", "diff": "a b; a c", "isA": "a", "notA": "b; c",
+				"notZ": "a; b; c", "k": "1; 3",
+			},
+		},
+		{
+			name: "symbols interned per type",
+			src: `.type S <: symbol
+.type U <: symbol
+.decl s(x:S)
+.decl u(x:U)
+.decl both(x:S, y:U)
+.decl sym(x:symbol)
+s("a"). s("b"). u("b"). u("c"). sym("c").
+both(x, y) :- s(x), u(y).`,
+			want: map[string]string{"both": "a b; a c; b b; b c", "sym": "c"},
+		},
+		{
+			name: "facts in the program",
+			src: `.decl r(x:number, y:symbol)
+r(1, "one"). r(2, "two"). r(1, "one").
+r(-3, "minus_three").`,
+			want: map[string]string{"r": "1 one; 2 two; -3 minus_three"},
+		},
+		{
+			name: "input relation with rules",
+			src: `.decl e(x:number, y:number)
+.input e
+e(y, x) :- e(x, y).
+e(10, 11).`,
+			facts: map[string]string{"e": "1\t2\n2\t3\n"},
+			want:  map[string]string{"e": "1 2; 2 1; 2 3; 3 2; 10 11; 11 10"},
+		},
+		{
+			name: "mutual recursion",
+			src: `.decl e(x:number, y:number)
+.decl even(x:number)
+.decl odd(x:number)
+e(0, 1). e(1, 2). e(2, 3). e(3, 4).
+even(0).
+odd(y) :- even(x), e(x, y).
+even(y) :- odd(x), e(x, y).`,
+			want: map[string]string{"even": "0; 2; 4", "odd": "1; 3"},
+		},
+		{
+			name: "nonlinear recursion",
+			src: `.decl e(x:number, y:number)
+.decl p(x:number, y:number)
+e(1, 2). e(2, 3). e(3, 4). e(4, 5).
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), p(y, z).`,
+			want: map[string]string{"p": "1 2; 1 3; 1 4; 1 5; 2 3; 2 4; 2 5; 3 4; 3 5; 4 5"},
+		},
+		{
+			name: "multiple strata with negation",
+			src: `.decl e(x:number, y:number)
+.decl node(x:number)
+.decl reach(x:number)
+.decl unreach(x:number)
+.decl lonely(x:number)
+e(1, 2). e(2, 3). e(4, 5). e(5, 4). e(6, 6).
+node(x) :- e(x, _).
+node(y) :- e(_, y).
+reach(1).
+reach(y) :- reach(x), e(x, y).
+unreach(x) :- node(x), !reach(x).
+lonely(x) :- unreach(x), !e(x, 4), !e(4, x).`,
+			want: map[string]string{"node": "1; 2; 3; 4; 5; 6", "reach": "1; 2; 3", "unreach": "4; 5; 6", "lonely": "4; 6"},
+		},
+		{
+			name: "empty input",
+			src: `.decl e(x:number, y:number)
+.input e
+.decl n(x:number)
+.decl p(x:number, y:number)
+.decl free(x:number)
+n(1). n(2).
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), e(y, z).
+free(x) :- n(x), !e(x, _), !p(_, x).`,
+			facts: map[string]string{"e": ""},
+			want:  map[string]string{"e": "", "p": "", "free": "1; 2"},
+		},
+		{
+			name: "ternary relations",
+			src: `.decl t(x:number, y:number, z:number)
+.decl u(x:number, y:number, z:number)
+t(1, 2, 3). t(3, 2, 1). t(1, 1, 1).
+u(z, y, x) :- t(x, y, z).
+u(x, y, z) :- u(x, y, w), t(w, _, z), x != z.`,
+			want: map[string]string{"u": "3 2 1; 1 2 3; 1 1 1; 1 1 3"},
+		},
+		{
+			name: "large values",
+			src: `.decl e(x:number, y:number)
+.decl p(x:number, y:number)
+e(1000000, 2000000). e(2000000, 1). e(1, 2147483647).
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), e(y, z).`,
+			want: map[string]string{
+				"p": "1000000 2000000; 2000000 1; 1 2147483647; 1000000 1; 2000000 2147483647; 1000000 2147483647",
+			},
+		},
+		{
+			name: "rule without positive atoms",
+			src: `.decl r(x:number)
+.decl q(x:number)
+.decl z(x:number)
+r(1) :- 1 < 2.
+r(2) :- 2 < 1.
+q(3) :- !z(3).
+q(4) :- !r(1).`,
+			want: map[string]string{"r": "1", "q": "3"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _ := evalProgram(t, tt.src, tt.facts)
+			for rel, want := range tt.want {
+				if got := rows(db, rel); !slices.Equal(got, lines(want)) {
+					t.Errorf("%s = %q, want %q", rel, got, lines(want))
+				}
+				if db.Len(rel) != len(lines(want)) {
+					t.Errorf("Len(%s) = %d, want %d", rel, db.Len(rel), len(lines(want)))
+				}
+			}
+		})
+	}
+}
+
+func TestStats(t *testing.T) {
+	src := `.decl edge(x:number, y:number)
+.decl path(x:number, y:number)
+.decl unreached(x:number)
+path(x, y) :- edge(x, y).
+path(x, z) :- path(x, y), edge(y, z).
+unreached(y) :- edge(_, y), !path(1, y).
+edge(1, 2). edge(2, 3). edge(3, 4). edge(4, 5). edge(6, 5). edge(7, 6).
+`
+	db, stats := evalProgram(t, src, nil)
+	prog := db.Program()
+	if len(stats.Strata) != len(prog.Strata) || len(stats.Strata) != 3 {
+		t.Fatalf("%d strata in stats, %d in the program, want 3", len(stats.Strata), len(prog.Strata))
+	}
+	for i, s := range stats.Strata {
+		var names []string
+		for _, r := range prog.Strata[i].Relations {
+			names = append(names, r.Name)
+		}
+		if !slices.Equal(s.Relations, names) {
+			t.Errorf("stratum %d: relations %v, want %v", i, s.Relations, names)
+		}
+	}
+	// edge, then path, then unreached.
+	want := []struct {
+		rels       string
+		iterations int
+		tuples     int
+	}{
+		{"edge", 1, 6},
+		// path: the initial pass copies the 6 edges; then rounds find the
+		// paths of length 2 (1-3 2-4 3-5 7-5), 3 (1-4 2-5), 4 (1-5), and a
+		// last round finds nothing.
+		{"path", 5, 6 + 4 + 2 + 1},
+		{"unreached", 1, 1},
+	}
+	for i, w := range want {
+		s := stats.Strata[i]
+		if strings.Join(s.Relations, " ") != w.rels || s.Iterations != w.iterations || s.Tuples != w.tuples {
+			t.Errorf("stratum %d: %v, %d iterations, %d tuples; want %s, %d, %d", i, s.Relations, s.Iterations, s.Tuples, w.rels, w.iterations, w.tuples)
+		}
+	}
+	if len(stats.Rules) != len(prog.Rules) {
+		t.Fatalf("%d rule stats, want %d", len(stats.Rules), len(prog.Rules))
+	}
+	wantRules := []struct {
+		tuples, evaluations int
+	}{
+		{6, 1},                                         // path(x, y) :- edge(x, y).
+		{4 + 2 + 1, 4},                                 // the recursive rule, once per iteration after the first
+		{1, 1},                                         // unreached(6)
+		{1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, // the facts
+	}
+	for i, w := range wantRules {
+		r := stats.Rules[i]
+		if r.Rule != prog.Rules[i].String() || r.Pos != prog.Rules[i].Pos {
+			t.Errorf("rule %d: %s at %v, want %s at %v", i, r.Rule, r.Pos, prog.Rules[i], prog.Rules[i].Pos)
+		}
+		if r.Tuples != w.tuples || r.Evaluations != w.evaluations {
+			t.Errorf("rule %d (%s): %d tuples, %d evaluations; want %d, %d", i, r.Rule, r.Tuples, r.Evaluations, w.tuples, w.evaluations)
+		}
+	}
+	if got := rows(db, "unreached"); !slices.Equal(got, lines("6")) {
+		t.Errorf("unreached = %v", got)
+	}
+	var buf bytes.Buffer
+	if err := stats.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"stratum", "iterations", "path(x, z) :- path(x, y), edge(y, z).", "p.dl:5:1", "total"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("Stats.Write output lacks %q:\n%s", s, buf.String())
+		}
+	}
+}
+
+func TestReadFactsErrors(t *testing.T) {
+	src := `.type S <: symbol
+.decl e(x:number, y:number)
+.decl s(name:S, n:number)
+.decl one(n:number)`
+	tests := []struct {
+		rel, data string
+		pos       string // line:col
+		msg       string
+	}{
+		{"e", "1\t2\n3\n", "2:2", "e needs 2 tab-separated columns, found 1"},
+		{"e", "1 2\n", "1:4", "e needs 2 tab-separated columns, found 1"},
+		{"e", "1\t2\t3\n", "1:5", "e has 2 columns, found more"},
+		{"e", "1\t2\t\n", "1:5", "e has 2 columns, found more"},
+		{"one", "1\t\n", "1:3", "one has 1 columns, found more"},
+		{"e", "1\tx\n", "1:3", `column y of e: "x" is not a 32-bit number`},
+		{"e", "1\t2147483648\n", "1:3", `column y of e: "2147483648" is not a 32-bit number`},
+		{"e", "-2147483649\t0\n", "1:1", `column x of e: "-2147483649" is not a 32-bit number`},
+		{"e", "1\t\n", "1:3", `column y of e: "" is not a 32-bit number`},
+		{"e", " 1\t2\n", "1:1", `column x of e: " 1" is not a 32-bit number`},
+		{"e", "\n\n1\t2\r\n\n5\t6\t7", "5:5", "found more"},
+		{"s", "a b\t1\nc\td", "2:3", `column n of s: "d" is not a 32-bit number`},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s %q", tt.rel, tt.data), func(t *testing.T) {
+			db := NewDatabase(mustParse(t, src))
+			err := db.ReadFacts("dir/"+tt.rel+".facts", []byte(tt.data), tt.rel)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v, want an *Error", err)
+			}
+			want := "dir/" + tt.rel + ".facts:" + tt.pos + ": "
+			if !strings.HasPrefix(err.Error(), want) || !strings.Contains(e.Msg, tt.msg) {
+				t.Errorf("error %q, want %q...%q", err, want, tt.msg)
+			}
+		})
+	}
+}
+
+func TestReadFacts(t *testing.T) {
+	db := NewDatabase(mustParse(t, `.type S <: symbol
+.decl s(name:S, n:number)
+.decl c(x:S)
+c(x) :- s(x, _).`))
+	err := db.ReadFacts("s.facts", []byte("a b\t1\r\n\n  c \t-2\nd\t2147483647\n\t0"), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ReadFacts("s.facts", []byte("a b\t1\n"), "s"); err != nil { // a duplicate
+		t.Fatal(err)
+	}
+	if _, err := db.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rows(db, "s"), []string{"\t0", "  c \t-2", "a b\t1", "d\t2147483647"}; !slices.Equal(got, want) {
+		t.Errorf("s = %q, want %q", got, want)
+	}
+	if got, want := rows(db, "c"), []string{"", "  c ", "a b", "d"}; !slices.Equal(got, want) {
+		t.Errorf("c = %q, want %q", got, want)
+	}
+	if err := db.ReadFacts("s.facts", []byte("x\t1\n"), "s"); err == nil || !strings.Contains(err.Error(), "after Run") {
+		t.Errorf("ReadFacts after Run: %v", err)
+	}
+	if err := db.ReadFacts("z.facts", nil, "zz"); err == nil || !strings.Contains(err.Error(), "unknown relation zz") {
+		t.Errorf("ReadFacts of an unknown relation: %v", err)
+	}
+}
+
+func TestLoadAndWrite(t *testing.T) {
+	dir := t.TempDir()
+	prog := mustParse(t, `.type S <: symbol
+.decl e(x:S, y:number)
+.input e
+.decl f(x:number)
+.input f
+.decl out(x:S, y:number)
+.output out
+.decl internal(x:number)
+internal(y) :- e(_, y).
+out(x, y) :- e(x, y), f(y).
+`)
+	if err := os.WriteFile(filepath.Join(dir, "e.facts"), []byte("a\t1\nb\t2\nc c\t-3\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	db := NewDatabase(prog)
+	err := db.LoadFacts(dir)
+	if err == nil || !strings.Contains(err.Error(), "no fact file for input relation f") || !strings.Contains(err.Error(), "f.facts") {
+		t.Errorf("LoadFacts without f.facts: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.facts"), []byte("-3\n2\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	db = NewDatabase(prog)
+	if err := db.LoadFacts(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Run(); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := db.WriteOutputs(out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "out.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	slices.Sort(got)
+	if want := []string{"b\t2", "c c\t-3"}; !slices.Equal(got, want) {
+		t.Errorf("out.csv = %q, want %q", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "internal.csv")); err == nil {
+		t.Errorf("internal.csv written for a relation that is not an output")
+	}
+	var buf bytes.Buffer
+	if err := db.WriteRelation(&buf, "internal"); err != nil {
+		t.Fatal(err)
+	}
+	got = strings.Fields(buf.String())
+	slices.Sort(got)
+	if want := []string{"-3", "1", "2"}; !slices.Equal(got, want) {
+		t.Errorf("internal = %q, want %q", got, want)
+	}
+	if err := db.WriteRelation(&buf, "nope"); err == nil {
+		t.Errorf("WriteRelation of an unknown relation succeeded")
+	}
+	if err := db.WriteOutputs(filepath.Join(out, "missing", "dir")); err == nil {
+		t.Errorf("WriteOutputs to a missing directory succeeded")
+	}
+}
+
+func TestDatabaseAPI(t *testing.T) {
+	prog := mustParse(t, `.type S <: symbol
+.decl e(x:S, y:number)
+.decl p(x:S)
+p(x) :- e(x, y), y > 0.`)
+	db := NewDatabase(prog)
+	if db.Program() != prog {
+		t.Errorf("Program() differs")
+	}
+	S := prog.Type("S")
+	a, b := db.Intern(S, "a"), db.Intern(S, "b")
+	if a == b || db.Intern(S, "a") != a || db.Text(S, b) != "b" {
+		t.Errorf("Intern: a=%d b=%d", a, b)
+	}
+	if db.Text(prog.Type("number"), Number(-7)) != "-7" || Number(-1) != 0xFFFFFFFF {
+		t.Errorf("Number/Text wrong")
+	}
+	for _, tc := range []struct {
+		rel   string
+		tuple []uint32
+		msg   string
+	}{
+		{"zz", []uint32{1}, "unknown relation zz"},
+		{"e", []uint32{a}, "e has 2 columns, got a tuple of 1"},
+		{"e", []uint32{a, 1, 2}, "e has 2 columns, got a tuple of 3"},
+		{"e", []uint32{99, 1}, "e column 0: 99 is not an interned symbol of type S"},
+	} {
+		if err := db.Add(tc.rel, tc.tuple...); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("Add(%s, %v) = %v, want %q", tc.rel, tc.tuple, err, tc.msg)
+		}
+	}
+	for _, tup := range [][]uint32{{a, Number(1)}, {b, Number(-1)}, {a, Number(1)}} {
+		if err := db.Add("e", tup...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if db.Len("e") != 2 || !db.Contains("e", b, Number(-1)) || db.Contains("e", b, Number(1)) {
+		t.Errorf("before Run: Len %d", db.Len("e"))
+	}
+	if _, err := db.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Run(); err == nil || !strings.Contains(err.Error(), "Run called twice") {
+		t.Errorf("second Run: %v", err)
+	}
+	if err := db.Add("e", a, Number(2)); err == nil || !strings.Contains(err.Error(), "after Run") {
+		t.Errorf("Add after Run: %v", err)
+	}
+	if !db.Contains("p", a) || db.Contains("p", b) || db.Len("p") != 1 {
+		t.Errorf("p wrong: %v", rows(db, "p"))
+	}
+	if db.Contains("p", a, a) || db.Contains("zz", a) || db.Len("zz") != 0 {
+		t.Errorf("Contains/Len of bad arity or unknown relation")
+	}
+	n := 0
+	for range db.Tuples("zz") {
+		n++
+	}
+	for range db.Tuples("e") {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("Tuples: %d iterations, want 1", n)
+	}
+}
+
+// TestDenseAndHash runs the same program with values that make the engine
+// choose bitsets and values that make it choose hash sets.
+func TestDenseAndHash(t *testing.T) {
+	src := `.decl e(x:number, y:number)
+.input e
+.decl p(x:number, y:number)
+.decl self(x:number)
+.decl nope(x:number, y:number)
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), e(y, z).
+self(x) :- p(x, x).
+nope(x, y) :- p(x, _), p(_, y), !p(x, y).
+`
+	for _, scale := range []int{1, 1 << 20, -1} {
+		t.Run(fmt.Sprint(scale), func(t *testing.T) {
+			var facts strings.Builder
+			// A cycle 0-1-2-0 and a tail 2-3-4.
+			for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}} {
+				fmt.Fprintf(&facts, "%d\t%d\n", e[0]*scale, e[1]*scale)
+			}
+			db, _ := evalProgram(t, src, map[string]string{"e": facts.String()})
+			var want []string
+			for _, x := range []int{0, 1, 2} {
+				for _, y := range []int{0, 1, 2, 3, 4} {
+					want = append(want, fmt.Sprintf("%d\t%d", x*scale, y*scale))
+				}
+			}
+			want = append(want, fmt.Sprintf("%d\t%d", 3*scale, 4*scale))
+			slices.Sort(want)
+			if got := rows(db, "p"); !slices.Equal(got, want) {
+				t.Errorf("p = %q, want %q", got, want)
+			}
+			if got := rows(db, "self"); len(got) != 3 {
+				t.Errorf("self = %q", got)
+			}
+			// nope: sources {0,1,2,3} x targets {0..4} minus p.
+			if got := rows(db, "nope"); len(got) != 4*5-len(want) {
+				t.Errorf("nope = %q", got)
+			}
+			dense := db.rels[db.Program().Relation("p").index].dense != nil
+			if dense != (scale == 1) {
+				t.Errorf("p uses bitsets: %v", dense)
+			}
+		})
+	}
+}
+
+// TestDenseMemory: a binary relation whose first column has a large bound and
+// whose second a tiny one must not take a bitset header (32 bytes) for every
+// possible first value: 4 GiB here, for two tuples.
+func TestDenseMemory(t *testing.T) {
+	src := `.type S <: symbol
+.decl r(x:number, s:S)
+.decl q(s:S, x:number)
+r(134217727, "a"). r(0, "b").
+q(s, x) :- r(x, s).`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	db, _ := evalProgram(t, src, nil)
+	runtime.ReadMemStats(&after)
+	if d := after.TotalAlloc - before.TotalAlloc; d > 64<<20 {
+		t.Errorf("Run allocated %d MiB for two tuples", d>>20)
+	}
+	if got := rows(db, "q"); !slices.Equal(got, lines("a 134217727; b 0")) {
+		t.Errorf("q = %q", got)
+	}
+}
