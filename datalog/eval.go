@@ -152,7 +152,7 @@ func (db *Database) compile(r *Rule, deltaAtom int, stats *RuleStats) *plan {
 	next := deltaAtom
 	for next >= 0 || len(remaining) > 0 {
 		if next < 0 {
-			next = pickAtom(r, remaining, bound)
+			next = db.pickAtom(r, remaining, bound)
 		}
 		remaining = slices.DeleteFunc(remaining, func(i int) bool { return i == next })
 		a := r.Body[next]
@@ -193,26 +193,41 @@ func comparisonType(r *Rule, c Comparison, symbolType *Type) *Type {
 	return nil
 }
 
-// pickAtom chooses the next atom to join: all columns bound first (a
-// membership test), then the most bound columns, then source order.
-func pickAtom(r *Rule, candidates []int, bound func(Term) bool) int {
-	best, bestScore := -1, -1
+// pickAtom chooses the next atom to join: the one expected to yield the
+// fewest tuples for the variables bound so far. An atom with no unbound
+// variable is a test and yields at most one; otherwise the estimate is the
+// tuples per key of the index on the bound columns (built here if it is
+// new, as the plan will most likely use it), or the whole relation when
+// nothing is bound. Ties go to source order. Plans are made again each
+// iteration, so the estimates follow the relations as they grow.
+func (db *Database) pickAtom(r *Rule, candidates []int, bound func(Term) bool) int {
+	best, bestCost := -1, 0.0
 	for _, i := range candidates {
 		a := r.Body[i]
-		n := 0
-		for _, t := range a.Args {
-			if bound(t) || t.Kind == WildcardTerm {
-				n++
+		rel := db.rels[a.Rel.index]
+		var cols []int
+		free := false
+		for j, t := range a.Args {
+			switch {
+			case t.Kind == WildcardTerm:
+			case bound(t):
+				cols = append(cols, j)
+			default:
+				free = true
 			}
 		}
-		score := n * 2
-		if n == len(a.Args) {
-			score = 1 << 20
-		} else if n == 0 {
-			score = 0
+		var cost float64
+		switch {
+		case !free:
+			cost = 0
+		case len(cols) == 0:
+			cost = float64(rel.n)
+		default:
+			ix := rel.index(cols)
+			cost = float64(rel.n) / float64(max(ix.used, 1))
 		}
-		if score > bestScore {
-			best, bestScore = i, score
+		if best < 0 || cost < bestCost {
+			best, bestCost = i, cost
 		}
 	}
 	return best
@@ -441,6 +456,15 @@ func (db *Database) Run() (*Stats, error) {
 		}
 		r.makeDense(colBounds)
 	}
+	defined := make([]bool, len(db.rels))
+	for _, r := range db.prog.Rules {
+		defined[r.Head.Rel.index] = true
+	}
+	for i, r := range db.rels {
+		if !defined[i] {
+			r.freeze()
+		}
+	}
 	rg := &ranges{lo: make([]uint32, len(db.rels)), hi: make([]uint32, len(db.rels))}
 	for _, s := range db.prog.Strata {
 		stats.Strata = append(stats.Strata, db.runStratum(s, rg, ruleStats))
@@ -462,24 +486,25 @@ func (db *Database) runStratum(s *Stratum, rg *ranges, ruleStats []*RuleStats) *
 			rg.hi[r.decl.index] = uint32(r.n)
 		}
 	}
-	// Rules that read no relation of this stratum run once.
-	var recursive []*plan
-	var initial []*plan
+	// Rules that read no relation of this stratum run once; the others run
+	// as one variant per recursive atom, planned anew each iteration.
+	type variant struct {
+		rule  *Rule
+		delta int
+	}
+	var recursive []variant
+	snapshot()
 	for _, r := range s.Rules {
 		isRec := false
 		for i, a := range r.Body {
 			if !a.Negated && inStratum(a.Rel) {
 				isRec = true
-				recursive = append(recursive, db.compile(r, i, ruleStats[r.index]))
+				recursive = append(recursive, variant{r, i})
 			}
 		}
 		if !isRec {
-			initial = append(initial, db.compile(r, -1, ruleStats[r.index]))
+			db.compile(r, -1, ruleStats[r.index]).exec(rg)
 		}
-	}
-	snapshot()
-	for _, p := range initial {
-		p.exec(rg)
 	}
 	ss.Iterations = 1
 	// Everything in the stratum's relations so far is the first delta.
@@ -497,8 +522,10 @@ func (db *Database) runStratum(s *Stratum, rg *ranges, ruleStats []*RuleStats) *
 		if !changed {
 			break
 		}
-		for _, p := range recursive {
-			p.exec(rg)
+		for _, v := range recursive {
+			if rg.lo[v.rule.Body[v.delta].Rel.index] < rg.hi[v.rule.Body[v.delta].Rel.index] {
+				db.compile(v.rule, v.delta, ruleStats[v.rule.index]).exec(rg)
+			}
 		}
 		for _, r := range s.Relations {
 			rg.lo[r.index] = rg.hi[r.index]

@@ -12,7 +12,9 @@ type relation struct {
 	n     int
 
 	// Duplicate elimination: either a hash set over tuple ids, or, when the
-	// domains are small enough (see chooseDense), bitsets.
+	// domains are small enough (see makeDense), bitsets. A relation no rule
+	// adds to drops its set (see freeze) and builds it again only if a
+	// membership test needs it.
 	set   hashIndex
 	dense []bitset.BitSet // arity 1: dense[0]; arity 2: dense[x] holds the ys
 	width uint            // bits per bitset in dense
@@ -24,6 +26,23 @@ func newRelation(decl *Relation) *relation {
 	r := &relation{decl: decl, arity: decl.Arity()}
 	r.set.init(allColumns(r.arity), false)
 	return r
+}
+
+// freeze drops the hash set of a relation that will get no more tuples.
+func (r *relation) freeze() {
+	if r.dense == nil {
+		r.set = hashIndex{}
+	}
+}
+
+// ensureSet rebuilds a frozen relation's hash set.
+func (r *relation) ensureSet() {
+	if r.dense == nil && r.set.slots == nil {
+		r.set.init(allColumns(r.arity), false)
+		for id := range r.n {
+			r.set.add(r, uint32(id))
+		}
+	}
 }
 
 func allColumns(arity int) []int {
@@ -44,6 +63,7 @@ func (r *relation) contains(t []uint32) bool {
 	if r.dense != nil {
 		return r.denseTest(t)
 	}
+	r.ensureSet()
 	return r.set.find(r, t) != 0
 }
 
@@ -73,6 +93,7 @@ func (r *relation) insert(t []uint32) bool {
 		}
 		r.rows = append(r.rows, t...)
 	} else {
+		r.ensureSet()
 		// Append first so the set can compare against the new row.
 		r.rows = append(r.rows, t...)
 		if !r.set.add(r, id) {
