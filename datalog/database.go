@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"fmt"
+	"io"
 	"iter"
 	"math"
 	"strconv"
@@ -10,6 +11,10 @@ import (
 // Database holds the relations of one evaluation of a Program: add facts
 // (from Go or from .facts files), Run once, then read the results.
 type Database struct {
+	// Trace, when set, receives a line for every evaluation of a rule
+	// variant, as it ends: for watching a long run.
+	Trace io.Writer
+
 	prog    *Program
 	rels    []*relation
 	symbols map[*Type]*symbolTable

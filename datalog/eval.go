@@ -541,7 +541,12 @@ func (db *Database) runStratum(s *Stratum, rg *ranges, ruleStats []*RuleStats) *
 
 func (p *plan) exec(rg *ranges) {
 	start := time.Now()
+	before := p.stats.Tuples
 	p.run(0, rg)
-	p.stats.Time += time.Since(start)
+	d := time.Since(start)
+	p.stats.Time += d
 	p.stats.Evaluations++
+	if p.db.Trace != nil {
+		fmt.Fprintf(p.db.Trace, "%s: +%d tuples (%s now %d) in %s: %s\n", p.rule.Pos, p.stats.Tuples-before, p.out.decl.Name, p.out.n, roundDuration(d), p.rule)
+	}
 }
