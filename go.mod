@@ -3,10 +3,12 @@ module github.com/chordgo/chordgo
 go 1.26.0
 
 require (
-	github.com/bits-and-blooms/bitset v1.29.0 // indirect
-	github.com/cockroachdb/apd/v3 v3.2.3 // indirect
-	github.com/dominikbraun/graph v0.23.0 // indirect
+	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/dominikbraun/graph v0.23.0
+	golang.org/x/tools v0.52.0
+)
+
+require (
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 )

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/chordgo/chordgo/pointsto"
+)
+
+// runFacts implements "chordgo facts": load packages, extract the base
+// relations and write them as Souffle fact files.
+func runFacts(args []string) int {
+	fs := flag.NewFlagSet("facts", flag.ContinueOnError)
+	out := fs.String("o", "facts", "write the fact files, schema.dl and the domain maps into `dir`")
+	tests := fs.Bool("tests", true, "analyze test files and run tests, benchmarks, fuzz targets and examples as roots")
+	tags := fs.String("tags", "", "comma-separated list of build `tags`")
+	run := fs.String("run", "", "analyze only the tests, benchmarks, fuzz targets and examples matching `regexp`, as go test -run")
+	stats := fs.Bool("stats", false, "print domain sizes, tuple counts and times to standard error")
+	trees := fs.Bool("valuetrees", false, "model struct and array values in registers as value trees (copyLoad, copyStore) instead of the union of their pointers (loadDeep, storeDeep)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-tests=true] [-tags T] [-run RE] [-valuetrees] [-stats] [packages]\n\n"+
+			"Loads the packages (patterns as go vet takes them; default \".\") and their\n"+
+			"dependencies, builds SSA, and writes the base relations of the points-to and\n"+
+			"race analyses: <rel>.facts (tab-separated ids), schema.dl (Souffle declarations)\n"+
+			"and <Domain>.map (one description per id).\n\n"+
+			"Packages that fail to load or type-check are reported and left out; the others\n"+
+			"are still written, and the exit status is 2.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	cfg := pointsto.Config{Patterns: fs.Args(), Tests: *tests, Run: *run}
+	cfg.Tags = strings.FieldsFunc(*tags, func(r rune) bool { return r == ',' || r == ' ' })
+	t0 := time.Now()
+	prog, err := pointsto.Load(cfg)
+	if prog != nil {
+		printLoadErrors(prog.Errors)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
+		return 2
+	}
+	t1 := time.Now()
+	facts, err := pointsto.ExtractWith(prog, pointsto.Options{ValueTrees: *trees})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
+		return 2
+	}
+	t2 := time.Now()
+	if err := facts.WriteDir(*out); err != nil {
+		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
+		return 2
+	}
+	if len(prog.Roots) == 0 {
+		fmt.Fprintf(os.Stderr, "chordgo facts: warning: no main function, test, benchmark, fuzz target or example to start from\n")
+	}
+	if *stats {
+		w := tabwriter.NewWriter(os.Stderr, 0, 8, 2, ' ', 0)
+		fmt.Fprintf(w, "load\t%.2fs\tgo list, parse, type-check\n", prog.LoadTime.Seconds())
+		fmt.Fprintf(w, "ssa\t%.2fs\t\n", prog.BuildTime.Seconds())
+		fmt.Fprintf(w, "facts\t%.2fs\t\n", t2.Sub(t1).Seconds())
+		fmt.Fprintf(w, "write\t%.2fs\t\n", time.Since(t2).Seconds())
+		fmt.Fprintf(w, "total\t%.2fs\t\n", time.Since(t0).Seconds())
+		fmt.Fprintf(w, "roots\t%d\tin %d programs\n", len(prog.Roots), prog.NumPrograms)
+		fmt.Fprintf(w, "instructions\t%d\t\n", facts.Stats.Instrs)
+		for _, d := range facts.Domains() {
+			dom, _ := pointsto.DomainByName(d)
+			fmt.Fprintf(w, "%s\t%d\t\n", d, facts.Size(dom))
+		}
+		for _, r := range facts.Relations() {
+			fmt.Fprintf(w, "%s\t%d\t\n", r, facts.Len(r))
+		}
+		w.Flush()
+	}
+	if len(prog.Errors) > 0 {
+		return 2
+	}
+	return 0
+}
+
+// printLoadErrors prints the packages that were left out, go vet style, each
+// error line once (test variants repeat their package's errors).
+func printLoadErrors(errs []pointsto.LoadError) {
+	wd, _ := os.Getwd()
+	seen := make(map[string]bool)
+	for _, le := range errs {
+		var lines []string
+		for _, e := range le.Errors {
+			e = relPath(wd, e)
+			if !seen[e] {
+				seen[e] = true
+				lines = append(lines, e)
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "# %s\n", le.Package)
+		for _, l := range lines {
+			fmt.Fprintln(os.Stderr, l)
+		}
+	}
+}
+
+// relPath shortens an absolute file name at the start of an error message
+// to a path relative to the working directory, as go vet prints them.
+func relPath(wd, msg string) string {
+	if wd == "" || !filepath.IsAbs(msg) {
+		return msg
+	}
+	i := strings.Index(msg, ":")
+	if i < 0 {
+		return msg
+	}
+	rel, err := filepath.Rel(wd, msg[:i])
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return msg
+	}
+	if !strings.HasPrefix(rel, ".") {
+		rel = "." + string(filepath.Separator) + rel
+	}
+	return rel + msg[i:]
+}

@@ -1,0 +1,260 @@
+package pointsto
+
+import (
+	_ "embed"
+	"fmt"
+	"go/types"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/chordgo/chordgo/datalog"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+var (
+	//go:embed ci.dl
+	ciSource string
+	//go:embed kobj.dl
+	kobjSource string
+)
+
+var parsePrograms = sync.OnceValues(func() ([2]*datalog.Program, error) {
+	var progs [2]*datalog.Program
+	for i, src := range []struct{ name, text string }{{"ci.dl", ciSource}, {"kobj.dl", kobjSource}} {
+		p, err := datalog.Parse(src.name, []byte(src.text))
+		if err != nil {
+			return progs, fmt.Errorf("pointsto: embedded rules: %w", err)
+		}
+		progs[i] = p
+	}
+	return progs, nil
+})
+
+// traceDatalog, when set, receives the rule evaluations of both analyses.
+var traceDatalog io.Writer
+
+// Analyzer runs the k-object-sensitive analysis of one program's facts for
+// any Sigma; what does not depend on Sigma (the context-insensitive pass) is
+// computed once.
+type Analyzer struct {
+	Facts *Facts
+	ci    *ciResult
+	// CITime is how long the context-insensitive pass took.
+	CITime time.Duration
+}
+
+// ciResult is the context-insensitive points-to and call graph (ci.dl).
+type ciResult struct {
+	db      *datalog.Database
+	callees [][]uint32 // by I: the functions the site may call
+	pt      [][]uint32 // by V: the sites the value may point to
+	reach   []bool     // by M
+}
+
+// NewAnalyzer runs the context-insensitive pass over f.
+func NewAnalyzer(f *Facts) (*Analyzer, error) {
+	progs, err := parsePrograms()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	db := datalog.NewDatabase(progs[0])
+	db.Trace = traceDatalog
+	if err := loadFacts(db, f); err != nil {
+		return nil, err
+	}
+	if _, err := db.Run(); err != nil {
+		return nil, err
+	}
+	ci := &ciResult{
+		db:      db,
+		callees: make([][]uint32, f.Size(DomI)),
+		pt:      make([][]uint32, f.Size(DomV)),
+		reach:   make([]bool, f.Size(DomM)),
+	}
+	for t := range db.Tuples("call") {
+		ci.callees[t[0]] = append(ci.callees[t[0]], t[1])
+	}
+	for t := range db.Tuples("pt") {
+		ci.pt[t[0]] = append(ci.pt[t[0]], t[1])
+	}
+	for t := range db.Tuples("reach") {
+		ci.reach[t[0]] = true
+	}
+	for _, s := range [][][]uint32{ci.callees, ci.pt} {
+		for _, l := range s {
+			slices.Sort(l)
+		}
+	}
+	return &Analyzer{Facts: f, ci: ci, CITime: time.Since(start)}, nil
+}
+
+// loadFacts adds the base relations the program reads, and those derived
+// from SSA here (see derivedFacts).
+func loadFacts(db *datalog.Database, f *Facts) error {
+	derived := derivedFacts(f)
+	for _, rel := range db.Program().Relations {
+		if !rel.Input {
+			continue
+		}
+		data, ok := derived[rel.Name]
+		if !ok {
+			if f.Columns(rel.Name) == nil {
+				continue
+			}
+			_, data = f.Flat(rel.Name)
+		}
+		if err := db.AddFlat(rel.Name, data); err != nil {
+			return fmt.Errorf("pointsto: %w", err)
+		}
+	}
+	return nil
+}
+
+// derivedFacts computes relations both rule files read that Extract does
+// not give:
+//
+//	globalUse(v:V, m:M)  v, a global's address or a function used as a
+//	                     value, is an operand in m: it points to its one
+//	                     object in every context m runs in
+//	callSig(i:I, s:S)    dynamic call site i calls a function of signature s
+//	funcSig(m:M, s:S)    m has signature s (receivers ignored, as a method
+//	                     expression's function takes it as a parameter)
+//
+// A call through a function value calls only functions of its signature:
+// without that check, the union of a struct value's pointers (see doc.go)
+// lets a Less closure answer for Swap.
+func derivedFacts(f *Facts) map[string][]uint32 {
+	out := map[string][]uint32{}
+	globalV := map[ssa.Value]uint32{}
+	for v, val := range f.values {
+		switch val.(type) {
+		case *ssa.Global, *ssa.Function:
+			globalV[val] = uint32(v)
+		}
+	}
+	var sigs typeutil.Map
+	sigID := func(t types.Type) uint32 {
+		if id := sigs.At(t); id != nil {
+			return id.(uint32)
+		}
+		id := uint32(sigs.Len())
+		sigs.Set(t, id)
+		return id
+	}
+	var ops []*ssa.Value
+	for m, fn := range f.funcs {
+		if fn == nil {
+			continue
+		}
+		if sig, ok := fn.Type().Underlying().(*types.Signature); ok {
+			out["funcSig"] = append(out["funcSig"], uint32(m), sigID(sig))
+		}
+		seen := map[uint32]bool{}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(ops[:0]) {
+					if v, ok := globalV[*op]; ok && op != nil && !seen[v] {
+						seen[v] = true
+						out["globalUse"] = append(out["globalUse"], v, uint32(m))
+					}
+				}
+			}
+		}
+	}
+	for i, call := range f.calls {
+		if c := call.Common(); !c.IsInvoke() {
+			if sig, ok := c.Value.Type().Underlying().(*types.Signature); ok {
+				out["callSig"] = append(out["callSig"], uint32(i), sigID(sig))
+			}
+		}
+	}
+	return out
+}
+
+// Result is the k-object-sensitive points-to and call graph under one Sigma.
+type Result struct {
+	Facts    *Facts
+	Contexts *Contexts
+	Sigma    *Sigma
+	Stats    *datalog.Stats
+	db       *datalog.Database
+	pt       map[[2]uint32][]Ctx // (context, value) -> objects
+}
+
+// Run computes the k-object-sensitive analysis under sigma.
+func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
+	progs, err := parsePrograms()
+	if err != nil {
+		return nil, err
+	}
+	cs, cf := enumerate(a.Facts, a.ci, sigma)
+	db := datalog.NewDatabase(progs[1])
+	db.Trace = traceDatalog
+	if err := loadFacts(db, a.Facts); err != nil {
+		return nil, err
+	}
+	for _, r := range []struct {
+		name string
+		data []uint32
+	}{
+		{"epsilon", cf.epsilon}, {"newObj", cf.newObj}, {"globalObj", cf.globalObj},
+		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
+	} {
+		if err := db.AddFlat(r.name, r.data); err != nil {
+			return nil, fmt.Errorf("pointsto: %w", err)
+		}
+	}
+	stats, err := db.Run()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, pt: map[[2]uint32][]Ctx{}}
+	for t := range db.Tuples("pt") {
+		key := [2]uint32{t[0], t[1]}
+		res.pt[key] = append(res.pt[key], t[2])
+	}
+	return res, nil
+}
+
+// PointsTo returns the objects value v may point to in context c, sorted.
+func (r *Result) PointsTo(c Ctx, v uint32) []Ctx {
+	objs := slices.Clone(r.pt[[2]uint32{c, v}])
+	slices.Sort(objs)
+	return objs
+}
+
+// Tuples iterates over a relation of the result (reach, pt, hpt, callEdge;
+// see kobj.dl for their columns).
+func (r *Result) Tuples(rel string) func(func([]uint32) bool) { return r.db.Tuples(rel) }
+
+// Len returns the number of tuples of a relation of the result.
+func (r *Result) Len(rel string) int { return r.db.Len(rel) }
+
+// CallGraph returns the context-insensitive projection of the call graph:
+// for each call site, the functions it may call, sorted.
+func (r *Result) CallGraph() map[uint32][]uint32 {
+	cg := map[uint32][]uint32{}
+	for t := range r.db.Tuples("callEdge") {
+		if !slices.Contains(cg[t[1]], t[3]) {
+			cg[t[1]] = append(cg[t[1]], t[3])
+		}
+	}
+	for _, l := range cg {
+		slices.Sort(l)
+	}
+	return cg
+}
+
+// hasPointerReceiver reports whether fn is a method with a pointer receiver:
+// such methods run in the context of their receiver object.
+func hasPointerReceiver(fn *ssa.Function) bool {
+	if fn == nil || fn.Signature.Recv() == nil {
+		return false
+	}
+	_, ok := fn.Signature.Recv().Type().Underlying().(*types.Pointer)
+	return ok
+}

@@ -1,0 +1,110 @@
+package pointsto
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chordgo/chordgo/internal/racesuite"
+)
+
+// BenchmarkRaceSuiteFacts loads Go's race-detector test suite (with the
+// standard library it uses), builds SSA and extracts the facts. Run it with
+// -benchtime=1x -v to see the tuples per relation.
+func BenchmarkRaceSuiteFacts(b *testing.B) { benchRaceSuite(b, Options{}) }
+
+// BenchmarkRaceSuiteFactsValueTrees is BenchmarkRaceSuiteFacts with
+// Options.ValueTrees.
+func BenchmarkRaceSuiteFactsValueTrees(b *testing.B) { benchRaceSuite(b, Options{ValueTrees: true}) }
+
+func benchRaceSuite(b *testing.B, opt Options) {
+	suite, err := racesuite.Prepare(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var load, build, extract time.Duration
+	var f *Facts
+	for b.Loop() {
+		prog, err := Load(Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(prog.Errors) > 0 {
+			b.Fatalf("load errors: %v", prog.Errors)
+		}
+		t := time.Now()
+		f, err = ExtractWith(prog, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		extract += time.Since(t)
+		load += prog.LoadTime
+		build += prog.BuildTime
+	}
+	n := float64(b.N)
+	b.ReportMetric(load.Seconds()/n, "load-s")
+	b.ReportMetric(build.Seconds()/n, "ssa-s")
+	b.ReportMetric(extract.Seconds()/n, "facts-s")
+	b.ReportMetric(float64(f.Stats.Funcs), "funcs")
+	b.ReportMetric(float64(f.Stats.Instrs), "instrs")
+	b.ReportMetric(float64(f.Stats.Values), "values")
+	b.ReportMetric(float64(f.Stats.Sites), "sites")
+	b.ReportMetric(float64(f.Stats.Tuples), "tuples")
+	st := f.Stats
+	b.Logf("roots %d; extract phases: reach %v, fields %v, walk %v, methods %v, sort %v",
+		len(f.Prog.Roots), st.ReachTime, st.FieldsTime, st.WalkTime, st.MethodsTime, st.SortTime)
+	for _, d := range f.Domains() {
+		dom, _ := DomainByName(d)
+		b.Logf("domain %s %d", d, f.Size(dom))
+	}
+	for _, r := range f.Relations() {
+		b.Logf("relation %s %d", r, f.Len(r))
+	}
+}
+
+// BenchmarkRaceSuitePointsTo runs the context-insensitive pass and the
+// k-object-sensitive analysis at k = 1 on the race suite without
+// io_test.go: with it, net/http and crypto/tls come in and the
+// context-insensitive pass does not finish in minutes (BENCHMARKS.md).
+func BenchmarkRaceSuitePointsTo(b *testing.B) {
+	suite, err := racesuite.Prepare(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(suite.Dir, "io_test.go")); err != nil {
+		b.Fatal(err)
+	}
+	prog, err := Load(Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := Extract(prog)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var ci, kobj time.Duration
+	var res *Result
+	for b.Loop() {
+		a, err := NewAnalyzer(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t := time.Now()
+		res, err = a.Run(NewSigma())
+		if err != nil {
+			b.Fatal(err)
+		}
+		kobj += time.Since(t)
+		ci += a.CITime
+	}
+	n := float64(b.N)
+	b.ReportMetric(ci.Seconds()/n, "ci-s")
+	b.ReportMetric(kobj.Seconds()/n, "kobj-s")
+	b.ReportMetric(float64(res.Contexts.Len()), "contexts")
+	for _, r := range []string{"reach", "pt", "hpt", "callEdge"} {
+		b.ReportMetric(float64(res.Len(r)), r)
+	}
+}

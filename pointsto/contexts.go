@@ -1,0 +1,299 @@
+package pointsto
+
+import (
+	"slices"
+)
+
+// Sigma gives k per site (Naik's thesis, chapter 4): for an allocation site,
+// how many elements its objects' contexts hold (1: the site alone); for a
+// call site of a plain function, how many elements the callee's context
+// holds (0: the caller's context, Naik's rule; 1: the call site alone).
+type Sigma struct {
+	Sites        map[uint32]int // H root site -> k
+	Calls        map[uint32]int // I call site -> k
+	DefaultSite  int
+	DefaultCalls int
+}
+
+// NewSigma returns the starting point of the demand loop: k = 1 for every
+// allocation site and every call site.
+func NewSigma() *Sigma {
+	return &Sigma{Sites: map[uint32]int{}, Calls: map[uint32]int{}, DefaultSite: 1, DefaultCalls: 1}
+}
+
+// SiteK returns k for allocation site h.
+func (s *Sigma) SiteK(h uint32) int {
+	if k, ok := s.Sites[h]; ok {
+		return k
+	}
+	return s.DefaultSite
+}
+
+// CallK returns k for call site i.
+func (s *Sigma) CallK(i uint32) int {
+	if k, ok := s.Calls[i]; ok {
+		return k
+	}
+	return s.DefaultCalls
+}
+
+// Ctx is an abstract context (domain C): a sequence of context elements,
+// each an allocation site or a call site. Objects are contexts whose first
+// element is their site.
+type Ctx = uint32
+
+// Epsilon is the empty context, in which the roots run.
+const Epsilon Ctx = 0
+
+// Contexts interns contexts as (head element, tail context) pairs.
+type Contexts struct {
+	nSites uint32 // elements below nSites are H sites; the rest are call sites
+	head   []uint32
+	tail   []Ctx
+	length []uint8
+	ids    map[uint64]Ctx
+}
+
+func newContexts(nSites int) *Contexts {
+	return &Contexts{
+		nSites: uint32(nSites),
+		head:   []uint32{^uint32(0)},
+		tail:   []Ctx{Epsilon},
+		length: []uint8{0},
+		ids:    map[uint64]Ctx{},
+	}
+}
+
+// Len is the number of contexts.
+func (cs *Contexts) Len() int { return len(cs.head) }
+
+func (cs *Contexts) intern(elem uint32, tail Ctx) Ctx {
+	key := uint64(elem)<<32 | uint64(tail)
+	if c, ok := cs.ids[key]; ok {
+		return c
+	}
+	c := Ctx(len(cs.head))
+	cs.ids[key] = c
+	cs.head = append(cs.head, elem)
+	cs.tail = append(cs.tail, tail)
+	cs.length = append(cs.length, cs.length[tail]+1)
+	return c
+}
+
+// prefix returns the first n elements of c.
+func (cs *Contexts) prefix(c Ctx, n int) Ctx {
+	if n <= 0 || c == Epsilon {
+		return Epsilon
+	}
+	if int(cs.length[c]) <= n {
+		return c
+	}
+	return cs.intern(cs.head[c], cs.prefix(cs.tail[c], n-1))
+}
+
+// Elements returns c's elements, first to last; each is a site (Site true,
+// an H id) or a call site (an I id).
+func (cs *Contexts) Elements(c Ctx) []CtxElem {
+	var out []CtxElem
+	for ; c != Epsilon; c = cs.tail[c] {
+		e := cs.head[c]
+		if e < cs.nSites {
+			out = append(out, CtxElem{Site: true, ID: e})
+		} else {
+			out = append(out, CtxElem{ID: e - cs.nSites})
+		}
+	}
+	return out
+}
+
+// CtxElem is one element of a context.
+type CtxElem struct {
+	Site bool   // an allocation site (H); otherwise a call site (I)
+	ID   uint32 // the H or I id
+}
+
+// Site returns the site of object o (its first element).
+func (cs *Contexts) Site(o Ctx) uint32 { return cs.head[o] }
+
+// ctxFacts are the context relations kobj.dl reads, flat.
+type ctxFacts struct {
+	epsilon   []uint32
+	newObj    []uint32 // c, h, o
+	globalObj []uint32 // h, o
+	objSite   []uint32 // o, h
+	subObj    []uint32 // o, f, o2
+	callCtx   []uint32 // c, i, c2
+	selfCtx   []uint32 // m
+}
+
+// enumerate computes the contexts kobj.dl may need under sigma: it walks the
+// context-insensitive call graph from the roots, giving each reached
+// function its contexts, creating objects for the allocation sites of each
+// (function, context), and letting methods and closures run in the context
+// of every object their receiver may point to (by the context-insensitive
+// points-to). The result over-approximates what kobj.dl derives.
+func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
+	nSites := f.Size(DomH)
+	cs := newContexts(nSites)
+	out := &ctxFacts{epsilon: []uint32{Epsilon}}
+	ix := newCtxIndex(f, ci)
+	out.selfCtx = ix.selfCtxFuncs
+
+	objects := make([][]Ctx, nSites)    // objects of each site, root or sub
+	waiting := make([][]uint32, nSites) // functions to run in each new object of a site
+	ctxsOf := make([]map[Ctx]bool, f.Size(DomM))
+	type work struct {
+		m uint32
+		c Ctx
+	}
+	var queue []work
+	reachFn := func(m uint32, c Ctx) {
+		if ctxsOf[m] == nil {
+			ctxsOf[m] = map[Ctx]bool{}
+		}
+		if !ctxsOf[m][c] {
+			ctxsOf[m][c] = true
+			queue = append(queue, work{m, c})
+		}
+	}
+	// addObject registers object o of site h with its sub-objects, and runs
+	// the functions waiting for objects of those sites in them.
+	var addObject func(h uint32, o Ctx)
+	addObject = func(h uint32, o Ctx) {
+		objects[h] = append(objects[h], o)
+		out.objSite = append(out.objSite, o, h)
+		for _, m := range waiting[h] {
+			reachFn(m, o)
+		}
+		for _, sub := range ix.subSites[h] {
+			o2 := cs.intern(sub.h2, cs.tail[o])
+			out.subObj = append(out.subObj, o, sub.f, o2)
+			addObject(sub.h2, o2)
+		}
+	}
+	for _, h := range ix.globals {
+		o := cs.intern(h, Epsilon)
+		out.globalObj = append(out.globalObj, h, o)
+		addObject(h, o)
+	}
+	made := map[Ctx]bool{} // objects already registered
+	newObject := func(c Ctx, h uint32) Ctx {
+		o := cs.intern(h, cs.prefix(c, sigma.SiteK(h)-1))
+		out.newObj = append(out.newObj, c, h, o)
+		if !made[o] {
+			made[o] = true
+			addObject(h, o)
+		}
+		return o
+	}
+	for _, m := range ix.entries {
+		reachFn(m, Epsilon)
+		for _, h := range ix.rootParams[m] {
+			newObject(Epsilon, h)
+		}
+	}
+	subscribed := map[[2]uint32]bool{}
+	for len(queue) > 0 {
+		w := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, h := range ix.allocSites[w.m] {
+			newObject(w.c, h)
+		}
+		for _, i := range ix.callsIn[w.m] {
+			for _, m2 := range ci.callees[i] {
+				if static, ok := ix.static[i]; ok && static == m2 && !ix.selfCtx[m2] {
+					k := sigma.CallK(i)
+					c2 := w.c
+					if k > 0 {
+						c2 = cs.intern(cs.nSites+i, cs.prefix(w.c, k-1))
+					}
+					out.callCtx = append(out.callCtx, w.c, i, c2)
+					reachFn(m2, c2)
+					continue
+				}
+				// Runs in the context of a receiver or closure object.
+				for _, h := range ci.pt[ix.receiver[i]] {
+					if key := [2]uint32{h, m2}; !subscribed[key] {
+						subscribed[key] = true
+						waiting[h] = append(waiting[h], m2)
+						for _, o := range objects[h] {
+							reachFn(m2, o)
+						}
+					}
+				}
+			}
+		}
+	}
+	return cs, out
+}
+
+// ctxIndex holds the base relations enumerate walks, indexed by id.
+type ctxIndex struct {
+	allocSites   [][]uint32 // function -> root sites it allocates (not globals)
+	callsIn      [][]uint32 // function -> call sites
+	static       map[uint32]uint32
+	receiver     map[uint32]uint32 // call site -> the V whose objects give the callee's context
+	subSites     [][]struct{ f, h2 uint32 }
+	globals      []uint32
+	entries      []uint32
+	rootParams   map[uint32][]uint32
+	selfCtx      []bool
+	selfCtxFuncs []uint32
+}
+
+func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
+	nM := f.Size(DomM)
+	ix := &ctxIndex{
+		allocSites: make([][]uint32, nM),
+		callsIn:    make([][]uint32, nM),
+		static:     map[uint32]uint32{},
+		receiver:   map[uint32]uint32{},
+		subSites:   make([][]struct{ f, h2 uint32 }, f.Size(DomH)),
+		rootParams: map[uint32][]uint32{},
+		selfCtx:    make([]bool, nM),
+	}
+	each := func(rel string, fn func(t []uint32)) {
+		arity, data := f.Flat(rel)
+		for off := 0; off < len(data); off += arity {
+			fn(data[off : off+arity])
+		}
+	}
+	isGlobal := make([]bool, f.Size(DomH))
+	each("global", func(t []uint32) { isGlobal[t[0]] = true; ix.globals = append(ix.globals, t[0]) })
+	funcOfVar := map[uint32][]uint32{}
+	each("varFunc", func(t []uint32) { funcOfVar[t[0]] = append(funcOfVar[t[0]], t[1]) })
+	each("alloc", func(t []uint32) {
+		if !isGlobal[t[1]] {
+			for _, m := range funcOfVar[t[0]] {
+				ix.allocSites[m] = append(ix.allocSites[m], t[1])
+			}
+		}
+	})
+	each("callSite", func(t []uint32) { ix.callsIn[t[1]] = append(ix.callsIn[t[1]], t[0]) })
+	each("staticCall", func(t []uint32) { ix.static[t[0]] = t[1] })
+	each("dynCall", func(t []uint32) { ix.receiver[t[0]] = t[1] })
+	each("invoke", func(t []uint32) { ix.receiver[t[0]] = t[1] })
+	each("subSite", func(t []uint32) {
+		ix.subSites[t[0]] = append(ix.subSites[t[0]], struct{ f, h2 uint32 }{t[1], t[2]})
+	})
+	each("entry", func(t []uint32) { ix.entries = append(ix.entries, t[0]) })
+	each("rootParam", func(t []uint32) { ix.rootParams[t[0]] = append(ix.rootParams[t[0]], t[2]) })
+	for m := range nM {
+		if hasPointerReceiver(f.Func(uint32(m))) {
+			ix.selfCtx[m] = true
+			ix.selfCtxFuncs = append(ix.selfCtxFuncs, uint32(m))
+		}
+	}
+	each("actual", func(t []uint32) {
+		if t[1] == 0 {
+			if m, ok := ix.static[t[0]]; ok && ix.selfCtx[m] {
+				ix.receiver[t[0]] = t[2]
+			}
+		}
+	})
+	for m := range ix.allocSites {
+		slices.Sort(ix.allocSites[m])
+		ix.allocSites[m] = slices.Compact(ix.allocSites[m])
+	}
+	return ix
+}

@@ -1,0 +1,278 @@
+// Package pointsto is the front end of chordgo's points-to analysis: it loads
+// a Go program and turns it into relations over dense integer ids (the base
+// facts) that Datalog rules evaluate.
+//
+// # What it takes and gives
+//
+// [Load] takes package patterns as go vet does (plus build tags, whether to
+// include tests, and a -run regexp), loads them with golang.org/x/tools/go/packages,
+// builds SSA once for them and all their dependencies (ssa.InstantiateGenerics:
+// generic code is analyzed as its instances), and finds the roots:
+//
+//   - main.main of each main package (one program each; its package's init
+//     runs first);
+//   - each TestXxx(*testing.T), BenchmarkXxx(*testing.B), FuzzXxx(*testing.F)
+//     and ExampleXxx() with an output comment of a test package, following go
+//     test's naming rule (the character after the prefix is not lower-case),
+//     and TestMain(*testing.M). All tests of one package (internal and
+//     external test files) are one program; different packages' tests are
+//     different programs. -run selects test roots by name like go test -run
+//     (the part before the first '/'); it applies to benchmarks, fuzz targets
+//     and examples too. Benchmarks are roots even though go test runs them
+//     only with -bench.
+//
+// With tests, the test variant "p [p.test]" of a package replaces p (the
+// synthesized test main is not analyzed). A package that fails to load or
+// type-check is reported in [Program.Errors] with its first errors
+// (file:line:col) and left out together with the packages importing it; Load
+// fails only if nothing is left.
+//
+// [Extract] takes the loaded [Program] and gives [Facts]: the domains below,
+// each a dense range of uint32 ids with a description and, where meaningful,
+// a source position, and the base relations below as sorted tuples of ids.
+// [Facts.WriteDir] writes them as Souffle input (<rel>.facts, schema.dl) with
+// one <Domain>.map file per domain for people. Ids are deterministic: the
+// same program gives the same ids.
+//
+// # The analysis
+//
+// [NewAnalyzer] and [Analyzer.Run] give the k-object-sensitive points-to and
+// context-sensitive call graph (Naik's thesis, sections 2.3-2.4 and 4.3-4.4)
+// as a [Result]: pt(c, v, o), hpt(o, o2), callEdge(c, i, c2, m), reach(c, m),
+// with [Result.PointsTo] and [Result.CallGraph] for the next stages. Two rule
+// files, embedded, do the work, and run in Souffle too:
+//
+//   - ci.dl, context-insensitive Andersen with the same modeling, runs once
+//     per program (it does not depend on Sigma);
+//   - kobj.dl, under a [Sigma] that gives k per allocation site and per call
+//     site, runs in the contexts that Go code (contexts.go) enumerates from
+//     ci.dl's call graph and points-to before it starts, as Chord derives its
+//     context domain from a cheaper pass: the engine needs fixed domains, and
+//     Datalog cannot build new context values. The enumeration
+//     over-approximates the contexts kobj.dl reaches, so it loses nothing.
+//
+// A context (domain C) is a sequence of sites; an abstract object is a
+// context whose first element is its site, followed by the heap context, the
+// allocating function's context cut so the object has k(h) elements. A
+// pointer-receiver method, a closure, and any method reached through an
+// interface run in the context of their receiver or closure object (object
+// sensitivity; a pointer-receiver method's receiver is exactly that object);
+// a plain function or a value-receiver method called directly runs in a
+// context that starts with its call site (k for the call site: 0 keeps the
+// caller's context, Naik's rule). Call sites are in contexts so that a
+// constructor called from two sites makes two objects once its allocation
+// site has k = 2. Field, element and content sub-objects share the heap
+// context of their object. Globals and function values are one object each.
+// A call through a function value reaches only functions of its signature.
+//
+// # Domains
+//
+//	M  functions: the functions RTA (golang.org/x/tools/go/callgraph/rta) finds
+//	   reachable from the roots and their inits, and every function their code
+//	   refers to; sorted by package, file, offset, name. Functions without a Go
+//	   body and the runtime's functions are in M but not analyzed (noBody).
+//	V  SSA values that can hold a pointer: their type is or contains a pointer,
+//	   interface, slice, map, chan, func or unsafe.Pointer (strings and structs
+//	   of numbers do not count). Parameters, free variables and instruction
+//	   results of analyzed functions, and one program-wide value per Global and
+//	   per function used as a value.
+//	H  abstract objects. Root sites: each Alloc (new, composite literals,
+//	   escaping variables, make([]T, n, const)), MakeSlice (the backing array),
+//	   MakeMap, MakeChan, MakeClosure, MakeInterface of a non-pointer value
+//	   (the box), call of append (the grown array), conversion of a string to
+//	   []byte or []rune (the new array), Global (its storage), function used as
+//	   a value (the function object), the *testing.T/B/F/M a test root
+//	   receives (one per root), the result of each call of a function that is
+//	   not analyzed (one per call site), and with value trees each load of a
+//	   struct or array value. Sub-sites: locations inside a root
+//	   site: one per struct field that some FieldAddr addresses, [*] for the
+//	   elements of arrays and slices' backing arrays, [map] for a map's keys
+//	   and values, [chan] for a channel's elements, recursively for nested
+//	   struct and array values.
+//	F  fields: [*] (0), [map] (1), [chan] (2), then the addressed struct fields,
+//	   identified by struct type (types.Identical) and index.
+//	T  dynamic types of objects (types.Identical).
+//	N  method names; unexported names are qualified by their package path.
+//	I  call sites (Call, Go, Defer, builtins included), plus one synthetic go
+//	   call site for each callback the runtime calls later (see below).
+//	Z  small integers: argument positions and the operation kinds below.
+//	E  memory accesses and channel operations.
+//
+// # Relations
+//
+// Columns are domain ids. Points-to:
+//
+//	alloc(v:V, h:H)               v points to the new object of root site h (also Globals and function values)
+//	global(h:H)                   h exists once: a global's storage or a function object
+//	subSite(h:H, f:F, h2:H)       h2 is the location f inside h
+//	move(to:V, from:V)            to may hold what from holds: Phi, ChangeType, ChangeInterface,
+//	                              Convert between pointer-like types, MakeInterface, TypeAssert, Extract,
+//	                              Slice, Field, Index, MultiConvert, SliceToArrayPointer, append's result
+//	                              from its first argument, ssa:wrapnilchk, unsafe.Add/Slice/SliceData
+//	load(to:V, ptr:V)             to = *ptr
+//	loadDeep(to:V, ptr:V)         to = *ptr for a struct or array: to gets the contents of the location and
+//	                              of every sub-site below it (union values; empty with value trees)
+//	store(ptr:V, from:V)          *ptr = from
+//	storeDeep(ptr:V, from:V)      *ptr = from for a struct or array: the location and every sub-site below
+//	                              it get from's pointers (union values; empty with value trees)
+//	copyLoad(to:V, ptr:V)         value trees only: to = *ptr for a struct or array: to's value tree gets
+//	                              a copy of the pointed-to location, path by path (see below)
+//	copyStore(ptr:V, from:V)      value trees only: *ptr = from: the location gets a copy of from's tree;
+//	                              also a struct value boxed into an interface (ptr is the interface,
+//	                              which points only to its box)
+//	fieldAddr(to:V, base:V, f:F)  to = &base.f (FieldAddr), to = &base[i] (IndexAddr, f = [*])
+//	contentLoad(to:V, base:V, f:F)   to gets the contents of sub-site f (and below) of base's objects:
+//	                              map lookup and range ([map]), receive and select receive ([chan])
+//	contentStore(base:V, f:F, from:V) sub-site f (and below) of base's objects gets from's pointers:
+//	                              map update (key and value), send, select send
+//	copyContents(dst:V, src:V, f:F)  sub-site f of dst's objects is a copy of sub-site f of src's objects,
+//	                              path by path: copy, append (from the first argument and from the
+//	                              spread argument); elements that are structs carry their fields
+//	hType(h:H, t:T)               the dynamic type of h when it sits in an interface: root sites the type
+//	                              of the allocated value (*T for Alloc, the map type, the signature,
+//	                              the boxed type); field and element sub-sites *FieldType when that type
+//	                              has methods (&s.mu as a sync.Locker)
+//	methodImpl(t:T, n:N, m:M)     t's method n is m; only for types in hType, names some invoke uses,
+//	                              and m in M
+//
+// Calls:
+//
+//	callSite(i:I, m:M)            call site i is in m
+//	goCall(i:I), deferCall(i:I)   go and defer sites
+//	staticCall(i:I, callee:M)     static callee (functions and methods with a known receiver type)
+//	dynCall(i:I, fn:V)            call of the function value fn (closures, bound methods, func values,
+//	                              a func literal called in place)
+//	invoke(i:I, recv:V, n:N)      interface method call on recv
+//	actual(i:I, z:Z, v:V)         argument z of i is v; for invoke z=0 is the receiver (the interface) and
+//	                              the arguments start at 1, matching the callee's Params
+//	callResult(i:I, v:V)          v is the result of i (a tuple for several results; Extract moves from it)
+//	formal(m:M, z:Z, v:V)         Params[z] of m (z=0 is a method's receiver)
+//	freeVar(m:M, z:Z, v:V)        FreeVars[z] of m
+//	ret(m:M, v:V)                 m returns v
+//	funcObj(h:H, m:M)             h (a closure or function object) is a function value of m
+//	closureBind(h:H, z:Z, v:V)    closure site h binds free variable z to v
+//	panicVal(v:V), recoverVal(v:V) panicked values and results of recover()
+//	varFunc(v:V, m:M)             v belongs to m (not for Globals and function values)
+//	entry(m:M)                    roots and the inits of their packages
+//	rootParam(m:M, z:Z, h:H)      parameter z of root m points to the synthetic site h
+//	noBody(m:M)                   m's code is not analyzed: no Go body, or in the runtime
+//
+// Only pointer-carrying values appear in these relations: a value of another
+// type (an int argument, a string result) has no V id.
+//
+// Accesses (the locations a race may be on):
+//
+//	read(e:E, ptr:V), write(e:E, ptr:V)  e reads/writes the locations ptr points to: loads and stores
+//	                              (fields, elements, globals, captured variables), sync/atomic
+//	                              operations, internal/race annotations; builtins on slices: copy
+//	                              (read src, write dst), append (write the result, read a spread
+//	                              argument), clear; string(b) reads b
+//	deepAccess(e:E)               e accesses the location and every sub-site below it: loads and stores
+//	                              of whole struct and array values, and the slice builtins above (ptr is
+//	                              then the slice: it points to the backing array, whose elements are its
+//	                              [*] sub-site)
+//	mapRead(e:E, m:V), mapWrite(e:E, m:V)  lookup, range, len / update, delete, clear of map m
+//	accessFunc(e:E, m:M)          e is in m (every E, channel operations included)
+//	atomicAccess(e:E)             e is a sync/atomic function or a method of atomic.Int32, Bool, Value,
+//	                              Pointer[T], ...
+//
+// Synchronization (the constants of this package encode z):
+//
+//	lockOp(i:I, ptr:V, z:Z)       (*sync.Mutex) and (*sync.RWMutex) Lock/Unlock/RLock/RUnlock/TryLock/
+//	                              TryRLock on ptr: LockLock .. LockTryRLock
+//	chanOp(e:E, ch:V, z:Z)        send, receive, close: ChanSend, ChanRecv, ChanClose; a select is one E
+//	                              with one tuple per case
+//	chanCap(h:H, c:Z)             MakeChan site h has constant capacity c (omitted when unknown or when
+//	                              c does not fit Z)
+//	syncCall(i:I, ptr:V, z:Z)     WaitGroup Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/Broadcast on the
+//	                              receiver ptr: SyncWaitGroupAdd .. SyncCondBroadcast
+//
+// Copies "path by path" pair corresponding locations and copy contents
+// between them; as rules (pt: points-to, hpt: contents of a location):
+//
+//	copyPair(d, s)   :- copyContents(dst, src, f), pt(dst, hd), subSite(hd, f, d), pt(src, hs), subSite(hs, f, s).
+//	copyPair(t, h)   :- copyLoad(to, ptr), pt(to, t), pt(ptr, h).
+//	copyPair(h, t)   :- copyStore(ptr, from), pt(ptr, h), pt(from, t).
+//	copyPair(d2, s2) :- copyPair(d, s), subSite(d, f, d2), subSite(s, f, s2).
+//	hpt(d, x)        :- copyPair(d, s), hpt(s, x).
+//
+// # Options: union values or value trees
+//
+// By default (the model the rules were specified with) a struct or array
+// value in a register is the union of the pointers inside it: loads and stores
+// of whole values are loadDeep and storeDeep, and Field, Index and boxing a
+// value into an interface are moves. Copying a struct through memory thus
+// puts every pointer of the struct into every field of the copy.
+//
+// With [Options.ValueTrees] (chordgo facts -valuetrees) a struct or array
+// value that carries pointers is an object of its own, a value tree: the
+// register points to a root site (SiteValue, for the load that made the
+// value) with the value type's sub-sites. Loads and stores of whole values
+// are copyLoad and copyStore (path by path), Field and Index on a value are
+// fieldAddr (struct or array result: the sub-tree) and contentLoad (other
+// results: the contents of the field's location), and a value boxed into an
+// interface is a box site with sub-sites that is a copy of the tree (hType
+// the static type), so value-receiver methods and type assertions see the
+// fields. Field and Index on values then also give fields F ids and sites
+// sub-sites. Moves, parameters, results, map and channel contents pass
+// value trees by identity (values are immutable). On the race suite a plain
+// context-insensitive solver over the facts (solve_test.go) does not
+// converge within minutes with union values; with value trees, and a
+// method's receiver bound only to the objects an interface call dispatched
+// on, it does in under a minute (BENCHMARKS.md).
+//
+// # What is modeled
+//
+// Interfaces are transparent for pointers: an interface value points to the
+// objects its dynamic value points to, and a method call dispatches on their
+// hType. A pointer moves into an interface unchanged (its objects carry their
+// type). Other values get a box site whose hType is the static type (the
+// dynamic type dispatch needs: time.Duration, a struct with value methods, a
+// named func, map or chan type with methods such as http.HandlerFunc); the
+// pointers inside the value move into the interface too (with value trees, a
+// struct or array box is a copy of the value's tree instead), so a type
+// assertion gets them back. Values without pointers and without methods get
+// no box. Type assertions are moves: they do not filter by type.
+//
+// A struct or array value in a register is the union of the pointers inside
+// it (loadDeep, storeDeep), or a value tree (see Options). An append's result may share its first argument's array (move) or be a new
+// array (alloc).
+//
+// Functions whose calls are modeled:
+//
+//	sync/atomic functions         atomic read and/or write of the address argument; the Pointer variants
+//	                              (Load/Store/Swap/CompareAndSwapPointer) also load/store through it
+//	atomic.Bool, Int32, Int64, Uint32, Uint64, Uintptr, Pointer[T], Value methods
+//	                              atomic access to the receiver; Pointer[T] and Value also load/store
+//	                              through the receiver (Value's code works through unsafe)
+//	internal/race Read*, Write*   plain accesses (syscall buffers in race builds)
+//	sync.Mutex, RWMutex, WaitGroup, Once, Cond methods  lockOp, syncCall (their code is analyzed too)
+//	time.newTimer                 the runtime later calls f(arg) in another goroutine (AfterFunc,
+//	                              NewTimer, NewTicker): a synthetic go call site at the newTimer call
+//	runtime.SetFinalizer, AddCleanup  likewise for the finalizer and the cleanup
+//	builtins                      append, copy, clear, delete, len (maps), close, recover, ssa:wrapnilchk,
+//	                              unsafe.Add/Slice/SliceData; the others carry no pointers
+//
+// # What is not modeled (unsound)
+//
+//   - Code that is not analyzed: functions without a Go body (assembly,
+//     go:linkname pull stubs, cgo) other than the ones above, and the runtime
+//     (package runtime and internal/runtime/...). A call's pointer-carrying
+//     result points to an unknown object (one per call site, hType the
+//     result type); effects on arguments are lost (e.g. reflect.typedmemmove,
+//     reflect.mapassign, internal/reflectlite's, so errors.As does not
+//     assign its target), and callbacks are not called (except the ones
+//     above). A function value of such a function is a function object with
+//     no code.
+//   - unsafe: a pointer made from a uintptr points nowhere; a conversion between
+//     pointer types keeps the objects, whose sub-sites follow the allocated type,
+//     so a field of the converted-to type is not found (sync.Pool's per-P
+//     arrays: Get returns only what New returns).
+//   - reflect: calls through reflect.Value.Call and reflect.MakeFunc, and
+//     values set or got through reflect.Value (its unsafe pointers).
+//   - Conversions between pointer types (*A)(b) keep the objects: method
+//     dispatch uses the allocated type, and fields are found only if the two
+//     struct types are identical (struct types that differ in tags are not).
+//   - Examples without an output comment are not roots (go test does not run
+//     them).
+package pointsto

@@ -1,0 +1,377 @@
+package pointsto
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// NoID marks a missing id.
+const NoID = ^uint32(0)
+
+// Pseudo-fields: the first three F ids.
+const (
+	FieldElem uint32 = 0 // [*]: the elements of an array or a slice's backing array
+	FieldMap  uint32 = 1 // [map]: the keys and values of a map
+	FieldChan uint32 = 2 // [chan]: the elements buffered in (or passed through) a channel
+)
+
+// SiteKind says what created an abstract object.
+type SiteKind uint8
+
+const (
+	SiteAlloc     SiteKind = iota // *ssa.Alloc: new(T), &T{...}, escaping variables, make([]T, n, const)
+	SiteMakeSlice                 // *ssa.MakeSlice: the backing array
+	SiteMakeMap                   // *ssa.MakeMap
+	SiteMakeChan                  // *ssa.MakeChan
+	SiteClosure                   // *ssa.MakeClosure: the closure object
+	SiteBox                       // *ssa.MakeInterface of a value that is not a pointer: the box
+	SiteAppend                    // call of the builtin append: the grown backing array
+	SiteBytes                     // *ssa.Convert of a string to []byte or []rune: the new array
+	SiteGlobal                    // *ssa.Global: its storage
+	SiteFunc                      // *ssa.Function used as a value: the function object
+	SiteParam                     // synthetic: the *testing.T/B/F/M a test root receives
+	SiteUnknown                   // synthetic: the result of a call of a function that is not analyzed (no body, runtime)
+	SiteValue                     // value trees only: a struct or array value loaded into a register (*ssa.UnOp)
+	SiteSub                       // a location inside a root site (field, element, map or channel contents)
+)
+
+var siteKindNames = [...]string{"alloc", "makeslice", "makemap", "makechan", "closure", "box", "append", "bytes", "global", "func", "param", "unknown", "value", "sub"}
+
+func (k SiteKind) String() string { return siteKindNames[k] }
+
+// Site describes an abstract object (H id).
+type Site struct {
+	Kind   SiteKind
+	Root   uint32    // the root site: the site itself unless Kind == SiteSub
+	Parent uint32    // the enclosing site of a sub-site; NoID for root sites
+	Field  uint32    // the F id of a sub-site within Parent; NoID for root sites
+	Value  ssa.Value // the allocating instruction, Global or Function; the call for SiteUnknown; the root function for SiteParam; for sub-sites the root's Value
+	Func   uint32    // M id of the function containing Value; NoID for globals, function objects and synthetic sites
+	// Type is the type of the object (for SiteSub: of the location); nil if
+	// unknown. If Array is set the object is an array of Type (a slice's
+	// backing array).
+	Type  types.Type
+	Array bool
+}
+
+type fieldInfo struct {
+	v     *types.Var // nil for pseudo-fields
+	owner types.Type // the struct type as the first FieldAddr saw it (for descriptions)
+}
+
+// Stats counts what Extract produced and how long it took.
+type Stats struct {
+	Funcs, FuncsNoBody, Instrs                     int
+	Values, Sites, RootSites, Fields, Types, Names int
+	Calls, Accesses                                int
+	Tuples                                         int
+	ReachTime, FieldsTime, WalkTime                time.Duration
+	MethodsTime, SortTime                          time.Duration
+}
+
+// Options select how Extract models the program.
+type Options struct {
+	// ValueTrees models a struct or array value in a register as an object
+	// of its own, a value tree: a root site with the value's sub-sites,
+	// which the value points to. Loading a struct copies the pointed-to
+	// location into the value's tree location by location (copyLoad);
+	// storing one copies the tree into memory (copyStore); Field and Index on
+	// a value are fieldAddr (aggregate result) or contentLoad (pointer
+	// result) on the tree; an interface holding a struct value points to a
+	// box that is a copy of the tree. Field-sensitivity survives struct
+	// copies. Without ValueTrees (the default), a struct or array value is
+	// the union of the pointers inside it (loadDeep, storeDeep, move).
+	ValueTrees bool
+}
+
+// Facts holds the domains and base relations of a program.
+type Facts struct {
+	Prog    *Program
+	Stats   Stats
+	Options Options
+
+	funcs    []*ssa.Function
+	funcID   map[*ssa.Function]uint32
+	analyzed []bool // by M: the body is analyzed
+	values   []ssa.Value
+	valueFn  []uint32
+	sites    []Site
+	fields   []fieldInfo
+	types    []types.Type
+	names    []string
+	calls    []ssa.CallInstruction
+	accesses []ssa.Instruction
+	zSize    int
+
+	rels [numRels]relation
+}
+
+// Size returns the number of ids of a domain.
+func (f *Facts) Size(d Domain) int {
+	switch d {
+	case DomM:
+		return len(f.funcs)
+	case DomV:
+		return len(f.values)
+	case DomH:
+		return len(f.sites)
+	case DomF:
+		return len(f.fields)
+	case DomT:
+		return len(f.types)
+	case DomN:
+		return len(f.names)
+	case DomI:
+		return len(f.calls)
+	case DomZ:
+		return f.zSize
+	case DomE:
+		return len(f.accesses)
+	}
+	return 0
+}
+
+// Func returns the function with M id id.
+func (f *Facts) Func(id uint32) *ssa.Function { return f.funcs[id] }
+
+// FuncID returns the M id of fn.
+func (f *Facts) FuncID(fn *ssa.Function) (uint32, bool) {
+	id, ok := f.funcID[fn]
+	return id, ok
+}
+
+// Analyzed reports whether the code of function m is analyzed: false for
+// functions without a Go body and for the runtime's functions (noBody).
+func (f *Facts) Analyzed(m uint32) bool { return f.analyzed[m] }
+
+// Value returns the SSA value with V id id: an instruction result, a
+// Parameter, a FreeVar, a Global or a Function used as a value.
+func (f *Facts) Value(id uint32) ssa.Value { return f.values[id] }
+
+// ValueFunc returns the M id of the function the value belongs to, or NoID
+// for globals and functions used as values.
+func (f *Facts) ValueFunc(id uint32) uint32 { return f.valueFn[id] }
+
+// Site returns the description of site id.
+func (f *Facts) Site(id uint32) Site { return f.sites[id] }
+
+// Field returns the struct field of F id id, or nil for pseudo-fields.
+func (f *Facts) Field(id uint32) *types.Var { return f.fields[id].v }
+
+// Type returns the type with T id id.
+func (f *Facts) Type(id uint32) types.Type { return f.types[id] }
+
+// Name returns the method name with N id id ("pkgpath.name" for unexported names).
+func (f *Facts) Name(id uint32) string { return f.names[id] }
+
+// Call returns the call instruction with I id id. A synthetic call site (the
+// runtime calling a timer callback, finalizer or cleanup in another
+// goroutine) maps to the call that registered the callback.
+func (f *Facts) Call(id uint32) ssa.CallInstruction { return f.calls[id] }
+
+// Access returns the instruction with E id id: a load (*ssa.UnOp), store,
+// map, channel or select instruction, or a call (builtins, sync/atomic).
+func (f *Facts) Access(id uint32) ssa.Instruction { return f.accesses[id] }
+
+func (f *Facts) position(pos token.Pos) token.Position {
+	if !pos.IsValid() || f.Prog.Fset == nil {
+		return token.Position{}
+	}
+	return f.Prog.Fset.Position(pos)
+}
+
+// SitePos returns the source position of a site (of its root for sub-sites).
+func (f *Facts) SitePos(id uint32) token.Position {
+	s := &f.sites[f.sites[id].Root]
+	if s.Value == nil {
+		return token.Position{}
+	}
+	pos := s.Value.Pos()
+	if mc, ok := s.Value.(*ssa.MakeClosure); ok && !pos.IsValid() {
+		pos = mc.Fn.Pos()
+	}
+	if s.Kind == SiteUnknown {
+		if c, ok := s.Value.(ssa.CallInstruction); ok {
+			pos = c.Common().Pos()
+		}
+	}
+	if !pos.IsValid() {
+		// Implicit conversions to interfaces have no position: use the
+		// position of the instruction that uses the value.
+		if refs := s.Value.Referrers(); refs != nil {
+			for _, r := range *refs {
+				if p := accessPos(r); p.IsValid() {
+					pos = p
+					break
+				}
+			}
+		}
+	}
+	return f.position(pos)
+}
+
+// ValuePos returns the source position of a value, if it has one.
+func (f *Facts) ValuePos(id uint32) token.Position { return f.position(f.values[id].Pos()) }
+
+// CallPos returns the source position of a call site.
+func (f *Facts) CallPos(id uint32) token.Position { return f.position(f.calls[id].Pos()) }
+
+// AccessPos returns the source position of an access.
+func (f *Facts) AccessPos(id uint32) token.Position { return f.position(accessPos(f.accesses[id])) }
+
+func accessPos(instr ssa.Instruction) token.Pos {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Pos()
+	case ssa.CallInstruction:
+		return instr.Common().Pos()
+	}
+	return instr.Pos()
+}
+
+func shortPos(p token.Position) string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}
+
+// FieldDesc describes a field: "(pkg.T).f", "[*]", "[map]", "[chan]".
+func (f *Facts) FieldDesc(id uint32) string {
+	switch id {
+	case FieldElem:
+		return "[*]"
+	case FieldMap:
+		return "[map]"
+	case FieldChan:
+		return "[chan]"
+	}
+	fi := &f.fields[id]
+	return "(" + types.TypeString(fi.owner, nil) + ")." + fi.v.Name()
+}
+
+// fieldLabel is the short form used in site paths: ".f" or "[*]".
+func (f *Facts) fieldLabel(id uint32) string {
+	if id <= FieldChan {
+		return f.FieldDesc(id)
+	}
+	return "." + f.fields[id].v.Name()
+}
+
+// SiteDesc describes a site: "file:line:col kind type" for root sites,
+// "site#12.f[*]" (the root's id and the path) for sub-sites.
+func (f *Facts) SiteDesc(id uint32) string {
+	s := &f.sites[id]
+	if s.Kind == SiteSub {
+		var path []string
+		for h := id; f.sites[h].Kind == SiteSub; h = f.sites[h].Parent {
+			path = append(path, f.fieldLabel(f.sites[h].Field))
+		}
+		var b strings.Builder
+		b.WriteString("site#")
+		b.WriteString(strconv.Itoa(int(s.Root)))
+		for k := len(path) - 1; k >= 0; k-- {
+			b.WriteString(path[k])
+		}
+		return b.String()
+	}
+	var what string
+	switch s.Kind {
+	case SiteGlobal:
+		what = s.Value.(*ssa.Global).String()
+	case SiteFunc:
+		what = s.Value.(*ssa.Function).String()
+	case SiteParam:
+		what = s.Value.(*ssa.Function).String() + " param " + types.TypeString(types.NewPointer(s.Type), nil)
+	case SiteUnknown:
+		what = "result of " + s.Value.(ssa.CallInstruction).Common().StaticCallee().String()
+	default:
+		what = types.TypeString(s.Value.Type(), nil)
+		if a, ok := s.Value.(*ssa.Alloc); ok && a.Comment != "" {
+			what += " (" + a.Comment + ")"
+		}
+		if s.Kind == SiteBox {
+			what = types.TypeString(s.Value.(*ssa.MakeInterface).X.Type(), nil)
+		}
+	}
+	return shortPos(f.SitePos(id)) + " " + s.Kind.String() + " " + what
+}
+
+// ValueDesc describes a value: "pkg.Func: t3 = &t1.f [#0] @ file:line:col".
+func (f *Facts) ValueDesc(id uint32) string {
+	v := f.values[id]
+	switch v := v.(type) {
+	case *ssa.Global:
+		return "global " + v.String()
+	case *ssa.Function:
+		return "func " + v.String()
+	case *ssa.Parameter:
+		return v.Parent().String() + ": param " + v.Name() + " " + types.TypeString(v.Type(), nil)
+	case *ssa.FreeVar:
+		return v.Parent().String() + ": freevar " + v.Name() + " " + types.TypeString(v.Type(), nil)
+	}
+	s := v.Parent().String() + ": " + v.Name() + " = " + v.String()
+	if p := f.position(v.Pos()); p.IsValid() {
+		s += " @ " + shortPos(p)
+	}
+	return s
+}
+
+// CallDesc describes a call site.
+func (f *Facts) CallDesc(id uint32) string {
+	c := f.calls[id]
+	s := shortPos(f.CallPos(id)) + " " + c.Parent().String() + ": " + c.String()
+	if id > 0 && f.calls[id-1] == c {
+		s += " [callback the runtime calls in another goroutine]"
+	}
+	return s
+}
+
+// AccessDesc describes an access.
+func (f *Facts) AccessDesc(id uint32) string {
+	instr := f.accesses[id]
+	return shortPos(f.AccessPos(id)) + " " + instr.Parent().String() + ": " + instr.String()
+}
+
+// FuncDesc describes a function; functions without a body are marked.
+func (f *Facts) FuncDesc(id uint32) string {
+	fn := f.funcs[id]
+	s := fn.String()
+	if fn.Blocks == nil {
+		s += " (no body)"
+	} else if !f.analyzed[id] {
+		s += " (not analyzed)"
+	}
+	return s
+}
+
+// Desc returns a human-readable description of an id of a domain.
+func (f *Facts) Desc(d Domain, id uint32) string {
+	switch d {
+	case DomM:
+		return f.FuncDesc(id)
+	case DomV:
+		return f.ValueDesc(id)
+	case DomH:
+		return f.SiteDesc(id)
+	case DomF:
+		return f.FieldDesc(id)
+	case DomT:
+		return types.TypeString(f.types[id], nil)
+	case DomN:
+		return f.names[id]
+	case DomI:
+		return f.CallDesc(id)
+	case DomZ:
+		return strconv.Itoa(int(id))
+	case DomE:
+		return f.AccessDesc(id)
+	}
+	return ""
+}

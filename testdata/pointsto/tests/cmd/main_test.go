@@ -1,0 +1,5 @@
+package main
+
+import "testing"
+
+func TestBump(t *testing.T) { bump() }
