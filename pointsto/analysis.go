@@ -92,21 +92,13 @@ func NewAnalyzer(f *Facts) (*Analyzer, error) {
 	return &Analyzer{Facts: f, ci: ci, CITime: time.Since(start)}, nil
 }
 
-// loadFacts adds the base relations the program reads, and those derived
-// from SSA here (see derivedFacts).
+// loadFacts adds the base relations the program reads.
 func loadFacts(db *datalog.Database, f *Facts) error {
-	derived := derivedFacts(f)
 	for _, rel := range db.Program().Relations {
-		if !rel.Input {
+		if !rel.Input || f.Columns(rel.Name) == nil {
 			continue
 		}
-		data, ok := derived[rel.Name]
-		if !ok {
-			if f.Columns(rel.Name) == nil {
-				continue
-			}
-			_, data = f.Flat(rel.Name)
-		}
+		_, data := f.Flat(rel.Name)
 		if err := db.AddFlat(rel.Name, data); err != nil {
 			return fmt.Errorf("pointsto: %w", err)
 		}
@@ -114,21 +106,15 @@ func loadFacts(db *datalog.Database, f *Facts) error {
 	return nil
 }
 
-// derivedFacts computes relations both rule files read that Extract does
-// not give:
+// deriveUses fills globalUse, callSig and funcSig:
 //
-//	globalUse(v:V, m:M)  v, a global's address or a function used as a
-//	                     value, is an operand in m: it points to its one
-//	                     object in every context m runs in
-//	callSig(i:I, s:S)    dynamic call site i calls a function of signature s
-//	funcSig(m:M, s:S)    m has signature s (receivers ignored, as a method
-//	                     expression's function takes it as a parameter)
-//
-// A call through a function value calls only functions of its signature:
-// without that check, the union of a struct value's pointers (see doc.go)
-// lets a Less closure answer for Swap.
-func derivedFacts(f *Facts) map[string][]uint32 {
-	out := map[string][]uint32{}
+//   - a global's address or a function used as a value is one V for the
+//     whole program; globalUse says in which functions it is an operand, so
+//     it points to its one object in every context those functions run in;
+//   - a call through a function value calls only functions of its
+//     signature: without that check, the union of a struct value's pointers
+//     (see doc.go) lets a Less closure answer for Swap.
+func (f *Facts) deriveUses() {
 	globalV := map[ssa.Value]uint32{}
 	for v, val := range f.values {
 		switch val.(type) {
@@ -136,30 +122,31 @@ func derivedFacts(f *Facts) map[string][]uint32 {
 			globalV[val] = uint32(v)
 		}
 	}
-	var sigs typeutil.Map
+	var sigs typeutil.Map // identical signatures, receivers ignored, share an id
 	sigID := func(t types.Type) uint32 {
 		if id := sigs.At(t); id != nil {
 			return id.(uint32)
 		}
-		id := uint32(sigs.Len())
+		id := uint32(len(f.sigs))
 		sigs.Set(t, id)
+		f.sigs = append(f.sigs, t)
 		return id
 	}
+	uses, funcSig, callSig := &f.rels[rGlobalUse], &f.rels[rFuncSig], &f.rels[rCallSig]
 	var ops []*ssa.Value
 	for m, fn := range f.funcs {
 		if fn == nil {
 			continue
 		}
-		if sig, ok := fn.Type().Underlying().(*types.Signature); ok {
-			out["funcSig"] = append(out["funcSig"], uint32(m), sigID(sig))
+		funcSig.data = append(funcSig.data, uint32(m), sigID(fn.Signature))
+		if !f.analyzed[m] {
+			continue
 		}
-		seen := map[uint32]bool{}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				for _, op := range instr.Operands(ops[:0]) {
-					if v, ok := globalV[*op]; ok && op != nil && !seen[v] {
-						seen[v] = true
-						out["globalUse"] = append(out["globalUse"], v, uint32(m))
+					if v, ok := globalV[*op]; ok {
+						uses.data = append(uses.data, v, uint32(m))
 					}
 				}
 			}
@@ -168,11 +155,10 @@ func derivedFacts(f *Facts) map[string][]uint32 {
 	for i, call := range f.calls {
 		if c := call.Common(); !c.IsInvoke() {
 			if sig, ok := c.Value.Type().Underlying().(*types.Signature); ok {
-				out["callSig"] = append(out["callSig"], uint32(i), sigID(sig))
+				callSig.data = append(callSig.data, uint32(i), sigID(sig))
 			}
 		}
 	}
-	return out
 }
 
 // Result is the k-object-sensitive points-to and call graph under one Sigma.

@@ -97,6 +97,7 @@
 //	   call site for each callback the runtime calls later (see below).
 //	Z  small integers: argument positions and the operation kinds below.
 //	E  memory accesses and channel operations.
+//	S  function signatures, receivers ignored (identical signatures share an id).
 //
 // # Relations
 //
@@ -186,6 +187,12 @@
 //	                              c does not fit Z)
 //	syncCall(i:I, ptr:V, z:Z)     WaitGroup Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/Broadcast on the
 //	                              receiver ptr: SyncWaitGroupAdd .. SyncCondBroadcast
+//
+//	globalUse(v:V, m:M)           v, a global's address or a function used as a value (one V for the
+//	                              whole program), is an operand in m
+//	callSig(i:I, s:S)             call site i, not an interface call, calls a function of signature s
+//	funcSig(m:M, s:S)             m has signature s: a call through a function value reaches only
+//	                              functions of its signature
 //
 // Copies "path by path" pair corresponding locations and copy contents
 // between them; as rules (pt: points-to, hpt: contents of a location):

@@ -1320,6 +1320,7 @@ func (x *extractor) finish() {
 		}
 	}
 	cc.data = out
+	f.deriveUses()
 	total := 0
 	for r := range numRels {
 		f.rels[r].sortDedup()

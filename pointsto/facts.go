@@ -107,6 +107,7 @@ type Facts struct {
 	names    []string
 	calls    []ssa.CallInstruction
 	accesses []ssa.Instruction
+	sigs     []types.Type
 	zSize    int
 
 	rels [numRels]relation
@@ -133,6 +134,8 @@ func (f *Facts) Size(d Domain) int {
 		return f.zSize
 	case DomE:
 		return len(f.accesses)
+	case DomS:
+		return len(f.sigs)
 	}
 	return 0
 }
@@ -372,6 +375,8 @@ func (f *Facts) Desc(d Domain, id uint32) string {
 		return strconv.Itoa(int(id))
 	case DomE:
 		return f.AccessDesc(id)
+	case DomS:
+		return types.TypeString(f.sigs[id], nil)
 	}
 	return ""
 }

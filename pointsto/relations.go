@@ -24,10 +24,11 @@ const (
 	DomI               // call sites
 	DomZ               // small integers: argument positions and operation kinds
 	DomE               // memory access and channel operation instructions
+	DomS               // function signatures
 	numDomains
 )
 
-var domainNames = [numDomains]string{"M", "V", "H", "F", "T", "N", "I", "Z", "E"}
+var domainNames = [numDomains]string{"M", "V", "H", "F", "T", "N", "I", "Z", "E", "S"}
 
 var domainDocs = [numDomains]string{
 	"functions",
@@ -39,6 +40,7 @@ var domainDocs = [numDomains]string{
 	"call sites",
 	"small integers: argument positions and operation kinds",
 	"memory accesses and channel operations",
+	"function signatures (receivers ignored)",
 }
 
 func (d Domain) String() string { return domainNames[d] }
@@ -113,6 +115,10 @@ const (
 	rChanCap
 	rSyncCall
 
+	rGlobalUse
+	rCallSig
+	rFuncSig
+
 	numRels
 )
 
@@ -174,6 +180,10 @@ var relInfos = [numRels]relInfo{
 	rChanOp:   {"chanOp", []Column{col("e", DomE), col("ch", DomV), col("z", DomZ)}, "e is a channel operation z (Chan* constants) on ch"},
 	rChanCap:  {"chanCap", []Column{col("h", DomH), col("c", DomZ)}, "channel site h has the constant capacity c"},
 	rSyncCall: {"syncCall", []Column{col("i", DomI), col("ptr", DomV), col("z", DomZ)}, "i is a WaitGroup/Once/Cond operation z (Sync* constants) on ptr"},
+
+	rGlobalUse: {"globalUse", []Column{col("v", DomV), col("m", DomM)}, "v, a global's address or a function used as a value, is an operand in m"},
+	rCallSig:   {"callSig", []Column{col("i", DomI), col("s", DomS)}, "call site i, not an interface call, calls a function of signature s"},
+	rFuncSig:   {"funcSig", []Column{col("m", DomM), col("s", DomS)}, "m has signature s"},
 }
 
 var relByName = func() map[string]rel {
