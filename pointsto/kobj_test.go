@@ -3,6 +3,8 @@ package pointsto
 import (
 	"slices"
 	"testing"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // analyze runs the k-object-sensitive analysis on the shared testdata.
@@ -155,6 +157,24 @@ func TestKObjProjectionWithinCI(t *testing.T) {
 		}
 		if n == 0 {
 			t.Errorf("k=%d: empty call graph", k)
+		}
+	}
+}
+
+// Copying or appending a []struct copies the pointers inside the elements:
+// qs[0].p and rs[0].p point to the int that ps[0].p points to.
+func TestKObjStructElementCopy(t *testing.T) {
+	fx := sharedFixture(t)
+	res := analyze(t, fx, NewSigma())
+	pInt := fx.siteOfType("appendcopy", "structs", SiteAlloc, "int")
+	loads := fx.valuesAt("appendcopy", "fields", isInstr[*ssa.UnOp])
+	if len(loads) != 2 {
+		t.Fatalf("@fields: %d loads, want 2", len(loads))
+	}
+	for _, v := range loads {
+		objs := objects(res, v)
+		if len(objs) != 1 || res.Contexts.Site(objs[0]) != pInt {
+			t.Errorf("%s points to %d objects, want the one int of @structs", fx.facts.ValueDesc(v), len(objs))
 		}
 	}
 }
