@@ -193,6 +193,7 @@ func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
 		}
 	}
 	subscribed := map[[2]uint32]bool{}
+	recvDone := map[[2]uint32]bool{}
 	for len(queue) > 0 {
 		w := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
@@ -211,7 +212,14 @@ func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
 					reachFn(m2, c2)
 					continue
 				}
-				// Runs in the context of a receiver or closure object.
+				// Runs in the context of a receiver or closure object: the
+				// same objects whatever the caller's context, so once per
+				// (site, callee).
+				if key := [2]uint32{i, m2}; recvDone[key] {
+					continue
+				} else {
+					recvDone[key] = true
+				}
 				for _, h := range ci.pt[ix.receiver[i]] {
 					if key := [2]uint32{h, m2}; !subscribed[key] {
 						subscribed[key] = true

@@ -46,8 +46,9 @@ func (fx *fixture) callResultOf(marker string) uint32 {
 // A constructor called from two sites makes one object at k = 1 (its heap
 // context is dropped) and two at k = 2 (the heap context is the call site,
 // in which newT runs).
-func TestKObjConstructor(t *testing.T) {
-	fx := sharedFixture(t)
+func TestKObjConstructor(t *testing.T) { bothModes(t, testKObjConstructor) }
+
+func testKObjConstructor(t *testing.T, fx *fixture) {
 	site := fx.site("ctor", "alloc", SiteAlloc)
 	a, b := fx.callResultOf("call1"), fx.callResultOf("call2")
 	tests := []struct {
@@ -77,8 +78,9 @@ func TestKObjConstructor(t *testing.T) {
 // A pointer-receiver method reached through an interface runs in the
 // context of its receiver object and sees only that receiver, although
 // the interface value may hold three different objects.
-func TestKObjReceiver(t *testing.T) {
-	fx := sharedFixture(t)
+func TestKObjReceiver(t *testing.T) { bothModes(t, testKObjReceiver) }
+
+func testKObjReceiver(t *testing.T, fx *fixture) {
 	res := analyze(t, fx, NewSigma())
 	area := fx.fn("iface", "(*Sq).Area")
 	var q uint32
@@ -103,8 +105,9 @@ func TestKObjReceiver(t *testing.T) {
 
 // A closure runs in the context of its closure object, and its free
 // variable points to the captured variable's cell.
-func TestKObjClosure(t *testing.T) {
-	fx := sharedFixture(t)
+func TestKObjClosure(t *testing.T) { bothModes(t, testKObjClosure) }
+
+func testKObjClosure(t *testing.T, fx *fixture) {
 	res := analyze(t, fx, NewSigma())
 	fn := fx.fn("closure", "main$1")
 	free := fx.where("freeVar", 0, fn)
@@ -133,8 +136,9 @@ func TestKObjClosure(t *testing.T) {
 // Every call edge of the context-sensitive call graph, with contexts
 // dropped, is one of the context-insensitive pass's (whose results bound
 // the contexts enumerated), for every k tried.
-func TestKObjProjectionWithinCI(t *testing.T) {
-	fx := sharedFixture(t)
+func TestKObjProjectionWithinCI(t *testing.T) { bothModes(t, testKObjProjectionWithinCI) }
+
+func testKObjProjectionWithinCI(t *testing.T, fx *fixture) {
 	a, err := NewAnalyzer(fx.facts)
 	if err != nil {
 		t.Fatal(err)
@@ -163,8 +167,9 @@ func TestKObjProjectionWithinCI(t *testing.T) {
 
 // Copying or appending a []struct copies the pointers inside the elements:
 // qs[0].p and rs[0].p point to the int that ps[0].p points to.
-func TestKObjStructElementCopy(t *testing.T) {
-	fx := sharedFixture(t)
+func TestKObjStructElementCopy(t *testing.T) { bothModes(t, testKObjStructElementCopy) }
+
+func testKObjStructElementCopy(t *testing.T, fx *fixture) {
 	res := analyze(t, fx, NewSigma())
 	pInt := fx.siteOfType("appendcopy", "structs", SiteAlloc, "int")
 	loads := fx.valuesAt("appendcopy", "fields", isInstr[*ssa.UnOp])
