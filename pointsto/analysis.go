@@ -3,6 +3,7 @@ package pointsto
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"go/types"
 	"io"
 	"slices"
@@ -129,7 +130,7 @@ func (f *Facts) deriveUses() {
 		}
 		id := uint32(len(f.sigs))
 		sigs.Set(t, id)
-		f.sigs = append(f.sigs, t)
+		f.sigs = append(f.sigs, unnamed(t.(*types.Signature)))
 		return id
 	}
 	uses, funcSig, callSig := &f.rels[rGlobalUse], &f.rels[rFuncSig], &f.rels[rCallSig]
@@ -159,6 +160,19 @@ func (f *Facts) deriveUses() {
 			}
 		}
 	}
+}
+
+// unnamed returns sig without receiver and parameter names: the one
+// description of all signatures identical to it, whichever is met first.
+func unnamed(sig *types.Signature) *types.Signature {
+	vars := func(t *types.Tuple) *types.Tuple {
+		vs := make([]*types.Var, t.Len())
+		for i := range vs {
+			vs[i] = types.NewParam(token.NoPos, nil, "", t.At(i).Type())
+		}
+		return types.NewTuple(vs...)
+	}
+	return types.NewSignatureType(nil, nil, nil, vars(sig.Params()), vars(sig.Results()), sig.Variadic())
 }
 
 // Result is the k-object-sensitive points-to and call graph under one Sigma.
