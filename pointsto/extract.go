@@ -186,14 +186,13 @@ func (x *extractor) reach() {
 	}
 
 	type keyed struct {
-		fn        *ssa.Function
-		pkg, file string
-		off       int
-		name      string
+		srcKey
+		fn   *ssa.Function
+		name string
 	}
 	keys := make([]keyed, 0, len(set))
 	for fn := range set {
-		k := keyed{fn: fn, pkg: x.funcPkg(fn), name: fn.String()}
+		k := keyed{srcKey: srcKey{pkg: x.funcPkg(fn)}, fn: fn, name: fn.String()}
 		if pos := fn.Pos(); pos.IsValid() {
 			position := p.Fset.Position(pos)
 			k.file, k.off = position.Filename, position.Offset
@@ -201,13 +200,7 @@ func (x *extractor) reach() {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b keyed) int {
-		if c := strings.Compare(a.pkg, b.pkg); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.file, b.file); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.off, b.off); c != 0 {
+		if c := a.srcKey.compare(b.srcKey); c != 0 {
 			return c
 		}
 		if c := strings.Compare(a.name, b.name); c != 0 {
@@ -297,14 +290,23 @@ func fieldAddrStruct(fa *ssa.FieldAddr) (types.Type, *types.Struct) {
 	return owner, st
 }
 
+// srcKey is where a declaration is: ids of functions and fields are ordered
+// by it first, so the same program gives the same ids.
+type srcKey struct {
+	pkg, file string
+	off       int
+}
+
+func (a srcKey) compare(b srcKey) int {
+	return cmp.Or(strings.Compare(a.pkg, b.pkg), strings.Compare(a.file, b.file), cmp.Compare(a.off, b.off))
+}
+
 // collectFields assigns F ids to the struct fields some FieldAddr addresses.
 func (x *extractor) collectFields() {
 	type cand struct {
+		srcKey
 		key   fieldKey
 		info  fieldInfo
-		pkg   string
-		file  string
-		off   int
 		owner string
 	}
 	var cands []cand
@@ -357,13 +359,7 @@ func (x *extractor) collectFields() {
 		cands[k].owner = types.TypeString(cands[k].info.owner, nil)
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
-		if c := strings.Compare(a.pkg, b.pkg); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.file, b.file); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.off, b.off); c != 0 {
+		if c := a.srcKey.compare(b.srcKey); c != 0 {
 			return c
 		}
 		if c := strings.Compare(a.owner, b.owner); c != 0 {
