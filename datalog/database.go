@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math"
 	"strconv"
+	"sync"
 )
 
 // Database holds the relations of one evaluation of a Program: add facts
@@ -184,4 +185,17 @@ func (db *Database) columnBounds() map[*Type]uint64 {
 		bound[t] = max(bound[t], uint64(len(st.names)))
 	}
 	return bound
+}
+
+// Embedded returns a function that parses the rule file text (named name in
+// messages) the first time it is called and returns the same program or
+// error every time: for rule files a package embeds with go:embed.
+func Embedded(name, text string) func() (*Program, error) {
+	return sync.OnceValues(func() (*Program, error) {
+		p, err := Parse(name, []byte(text))
+		if err != nil {
+			return nil, fmt.Errorf("embedded rules: %w", err)
+		}
+		return p, nil
+	})
 }

@@ -153,11 +153,25 @@ func (f *Facts) deriveUses() {
 			}
 		}
 	}
+	// A synthetic go site (a callback the runtime calls later) shares its
+	// instruction with the registering call: its callee is the callback
+	// value (dynCall), with the callback's signature.
+	callback := map[uint32]ssa.Value{}
+	dyn := &f.rels[rDynCall]
+	for k := 0; k+1 < len(dyn.data); k += 2 {
+		if i := dyn.data[k]; i > 0 && f.calls[i-1] == f.calls[i] {
+			callback[i] = f.values[dyn.data[k+1]]
+		}
+	}
 	for i, call := range f.calls {
-		if c := call.Common(); !c.IsInvoke() {
-			if sig, ok := c.Value.Type().Underlying().(*types.Signature); ok {
-				callSig.data = append(callSig.data, uint32(i), sigID(sig))
-			}
+		fn := call.Common().Value
+		if v, ok := callback[uint32(i)]; ok {
+			fn = v
+		} else if call.Common().IsInvoke() {
+			continue
+		}
+		if sig, ok := fn.Type().Underlying().(*types.Signature); ok {
+			callSig.data = append(callSig.data, uint32(i), sigID(sig))
 		}
 	}
 }

@@ -17,9 +17,7 @@ import (
 func runFacts(args []string) int {
 	fs := flag.NewFlagSet("facts", flag.ContinueOnError)
 	out := fs.String("o", "facts", "write the fact files, schema.dl and the domain maps into `dir`")
-	tests := fs.Bool("tests", true, "analyze test files and run tests, benchmarks, fuzz targets and examples as roots")
-	tags := fs.String("tags", "", "comma-separated list of build `tags`")
-	run := fs.String("run", "", "analyze only the tests, benchmarks, fuzz targets and examples matching `regexp`, as go test -run")
+	lf := addLoadFlags(fs)
 	stats := fs.Bool("stats", false, "print domain sizes, tuple counts and times to standard error")
 	trees := fs.Bool("valuetrees", false, "model struct and array values in registers as value trees (copyLoad, copyStore) instead of the union of their pointers (loadDeep, storeDeep)")
 	fs.Usage = func() {
@@ -38,13 +36,8 @@ func runFacts(args []string) int {
 		}
 		return 2
 	}
-	cfg := pointsto.Config{Patterns: fs.Args(), Tests: *tests, Run: *run}
-	cfg.Tags = strings.FieldsFunc(*tags, func(r rune) bool { return r == ',' || r == ' ' })
 	t0 := time.Now()
-	prog, err := pointsto.Load(cfg)
-	if prog != nil {
-		printLoadErrors(prog.Errors)
-	}
+	prog, err := lf.load(fs.Args())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
 		return 2

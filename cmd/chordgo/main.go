@@ -2,6 +2,7 @@
 //
 // Usage:
 //
+//	chordgo check [-json] [-stats] [flags] [packages]
 //	chordgo datalog [-F factdir] [-D outdir] [-stats] program.dl
 //	chordgo facts [-o dir] [flags] [packages]
 //
@@ -20,6 +21,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"check", "report the data races of Go packages", runCheck},
 		{"datalog", "evaluate a Datalog program (Souffle syntax) on fact files", runDatalog},
 		{"facts", "write the base relations of Go packages as Souffle fact files", runFacts},
 	}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"flag"
+	"strings"
+
+	"github.com/chordgo/chordgo/pointsto"
+)
+
+// loadFlags are the flags that say what to load, shared by the commands
+// that analyze Go packages.
+type loadFlags struct {
+	tests     *bool
+	tags, run *string
+}
+
+func addLoadFlags(fs *flag.FlagSet) *loadFlags {
+	return &loadFlags{
+		tests: fs.Bool("tests", true, "analyze test files and run tests, benchmarks, fuzz targets and examples as roots"),
+		tags:  fs.String("tags", "", "comma-separated list of build `tags`"),
+		run:   fs.String("run", "", "analyze only the tests, benchmarks, fuzz targets and examples matching `regexp`, as go test -run"),
+	}
+}
+
+// load loads the packages the arguments name, printing the packages that
+// failed to load; prog is nil only if nothing could be loaded.
+func (lf *loadFlags) load(patterns []string) (*pointsto.Program, error) {
+	cfg := pointsto.Config{Patterns: patterns, Tests: *lf.tests, Run: *lf.run}
+	cfg.Tags = strings.FieldsFunc(*lf.tags, func(r rune) bool { return r == ',' || r == ' ' })
+	prog, err := pointsto.Load(cfg)
+	if prog != nil {
+		printLoadErrors(prog.Errors)
+	}
+	return prog, err
+}

@@ -1,0 +1,568 @@
+package condmustnot
+
+import (
+	"cmp"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Held is a lock that must be held at a program point.
+type Held struct {
+	Ptr  uint32 // V id of the lock's address (*sync.Mutex or *sync.RWMutex) at the Lock/RLock/TryLock call
+	Read bool   // held by RLock/TryRLock (shared), not Lock
+}
+
+// Locksets holds the locks that must be held at each access.
+type Locksets struct {
+	facts  *pointsto.Facts
+	access [][]Held                  // by E; nil when no lock is held
+	objs   map[uint32][]pointsto.Ctx // lock and unlock pointers -> the objects they may point to, sorted
+}
+
+// Access returns the locks that must be held at access e, sorted by Ptr.
+func (l *Locksets) Access(e uint32) []Held { return slices.Clone(l.access[e]) }
+
+// lockset is a must-held set: sorted by Ptr, at most one Held per Ptr.
+type lockset []Held
+
+// meet is the intersection of a and b. A lock held for writing on one side
+// and for reading on the other is at least read-held.
+func meet(a, b lockset) lockset {
+	var out lockset
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].Ptr < b[j].Ptr:
+			i++
+		case a[i].Ptr > b[j].Ptr:
+			j++
+		default:
+			out = append(out, Held{a[i].Ptr, a[i].Read || b[j].Read})
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
+
+// gen adds h, replacing a Held of the same Ptr.
+func (s lockset) gen(h Held) lockset {
+	i, found := slices.BinarySearchFunc(s, h.Ptr, func(x Held, p uint32) int { return cmp.Compare(x.Ptr, p) })
+	if found {
+		s[i] = h
+		return s
+	}
+	return slices.Insert(s, i, h)
+}
+
+// tryLock is a TryLock/TryRLock call whose lock is held on the true edge of
+// an If on its result, in the call's block. A result that reaches the If
+// through a Phi or another instruction (ok == true, a variable assigned on
+// several paths) adds nothing.
+type tryLock struct {
+	call ssa.Value
+	held Held
+}
+
+// state is the dataflow value inside a block: the must-held set and the
+// TryLock calls of the block whose lock has not been released since.
+type state struct {
+	held  lockset
+	tries []tryLock
+}
+
+func (s *state) kill(dead func(Held) bool) {
+	s.held = slices.DeleteFunc(s.held, dead)
+	s.tries = slices.DeleteFunc(s.tries, func(t tryLock) bool { return dead(t.held) })
+}
+
+// analysis is the state of Compute.
+type analysis struct {
+	f       *pointsto.Facts
+	cg      map[uint32][]uint32
+	flow    []bool // by M: the dataflow runs on its body
+	calls   map[ssa.Instruction][]uint32
+	access  map[ssa.Instruction][]uint32
+	lockOps map[uint32]lockOp // by I
+	goCall  []bool            // by I: go sites and the runtime's callbacks
+	defer_  []bool            // by I
+	recv    map[uint32]uint32 // I -> its argument 0 (receiver), where a sync unlock method may be called
+	callsOf [][]uint32        // by M: its call sites
+	caller  []uint32          // by I: the function it is in
+
+	objs     map[uint32][]pointsto.Ctx
+	lockBit  map[pointsto.Ctx]uint     // the objects Lock/RLock/TryLock may hold, numbered
+	bits     map[uint32]*bitset.BitSet // unlock pointer -> the lockable objects it may release
+	heldBits map[uint32]*bitset.BitSet // gen pointer -> its lockable objects
+	defKills map[ssa.Value][]uint32    // defining a value invalidates the Held of these Ptrs
+	all      *bitset.BitSet            // every lockable object: an unlock of unknown objects
+	unlocks  []*bitset.BitSet          // by M: what a call of m may release (nil: nothing)
+
+	entry      []lockset // by M
+	entryKnown []bool
+	queue      []uint32
+	queued     []bool
+	held       [][]Held // by E
+}
+
+type lockOp struct {
+	ptr uint32
+	z   uint32
+}
+
+// Compute runs the must-held lockset dataflow (see the package doc) over
+// every analyzed function of r's program. The call graph (r.CallGraph)
+// gives the callees of each call site; the points-to (pt, in any context)
+// tells which held locks an unlock may release.
+func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
+	a := &analysis{
+		f:        f,
+		cg:       r.CallGraph(),
+		calls:    map[ssa.Instruction][]uint32{},
+		access:   map[ssa.Instruction][]uint32{},
+		lockOps:  map[uint32]lockOp{},
+		recv:     map[uint32]uint32{},
+		objs:     map[uint32][]pointsto.Ctx{},
+		lockBit:  map[pointsto.Ctx]uint{},
+		bits:     map[uint32]*bitset.BitSet{},
+		heldBits: map[uint32]*bitset.BitSet{},
+		defKills: map[ssa.Value][]uint32{},
+		held:     make([][]Held, f.Size(pointsto.DomE)),
+	}
+	a.index()
+	a.pointsTo(r)
+	a.summarize()
+	a.solve()
+	return &Locksets{facts: f, access: a.held, objs: a.objs}
+}
+
+// runsFlow reports whether the dataflow runs on m's body: not for the
+// synchronization primitives and the runtime, whose lock effects are
+// modeled at their call sites.
+func runsFlow(f *pointsto.Facts, m uint32) bool {
+	fn := f.Func(m)
+	if !f.Analyzed(m) || fn.Blocks == nil {
+		return false
+	}
+	if origin := fn.Origin(); origin != nil {
+		fn = origin // an instance of a generic function: its package is the origin's
+	}
+	if fn.Pkg == nil {
+		return true
+	}
+	switch path := fn.Pkg.Pkg.Path(); path {
+	case "sync", "sync/atomic", "internal/sync", "runtime":
+		return false
+	default:
+		return !strings.HasPrefix(path, "internal/runtime/")
+	}
+}
+
+// syncMethod reports whether fn is method name of *sync.typ.
+func syncMethod(fn *ssa.Function, typ string, names ...string) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" || !slices.Contains(names, fn.Name()) {
+		return false
+	}
+	ptr, ok := recv.Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	return ok && named.Obj().Name() == typ
+}
+
+// isUnlockMethod reports whether fn releases its receiver: a call of it
+// that is not a lockOp site (through sync.Locker or a method expression)
+// releases its argument 0.
+func isUnlockMethod(fn *ssa.Function) bool {
+	return syncMethod(fn, "Mutex", "Unlock") || syncMethod(fn, "RWMutex", "Unlock", "RUnlock")
+}
+
+// index maps instructions to their call sites and accesses, and reads the
+// lock operations.
+func (a *analysis) index() {
+	f := a.f
+	nM, nI := f.Size(pointsto.DomM), f.Size(pointsto.DomI)
+	a.flow = make([]bool, nM)
+	for m := range nM {
+		a.flow[m] = runsFlow(f, uint32(m))
+	}
+	a.goCall, a.defer_ = make([]bool, nI), make([]bool, nI)
+	for _, t := range f.Tuples("goCall") {
+		a.goCall[t[0]] = true
+	}
+	for _, t := range f.Tuples("deferCall") {
+		a.defer_[t[0]] = true
+	}
+	a.callsOf, a.caller = make([][]uint32, nM), make([]uint32, nI)
+	for _, t := range f.Tuples("callSite") {
+		i, m := t[0], t[1]
+		a.callsOf[m] = append(a.callsOf[m], i)
+		a.caller[i] = m
+		if a.flow[m] {
+			a.calls[f.Call(i)] = append(a.calls[f.Call(i)], i)
+		}
+	}
+	for _, t := range f.Tuples("accessFunc") {
+		if e, m := t[0], t[1]; a.flow[m] {
+			a.access[f.Access(e)] = append(a.access[f.Access(e)], e)
+		}
+	}
+	for _, t := range f.Tuples("lockOp") {
+		a.lockOps[t[0]] = lockOp{ptr: t[1], z: t[2]}
+	}
+	for _, t := range f.Tuples("actual") {
+		if i, z := t[0], t[1]; z == 0 && slices.ContainsFunc(a.cg[i], func(m uint32) bool { return isUnlockMethod(f.Func(m)) }) {
+			a.recv[i] = t[2]
+		}
+	}
+}
+
+// isGen reports whether the lock operation at call site i may add a Held:
+// Lock, RLock, TryLock or TryRLock called (not deferred, not spawned) in a
+// function the dataflow runs on.
+func (a *analysis) isGen(i uint32, op lockOp) bool {
+	if a.goCall[i] || a.defer_[i] || !a.flow[a.caller[i]] {
+		return false
+	}
+	return op.z == pointsto.LockLock || op.z == pointsto.LockRLock || op.z == pointsto.LockTryLock || op.z == pointsto.LockTryRLock
+}
+
+func isUnlock(op lockOp) bool { return op.z == pointsto.LockUnlock || op.z == pointsto.LockRUnlock }
+
+// pointsTo collects the objects of lock and unlock pointers (in any
+// context), numbers the objects a Held may stand for, and gives each
+// pointer its set of them. A lock pointer that points to nothing adds no
+// Held (its code is unreachable for the analysis); an unlock pointer that
+// points to nothing releases every lock.
+func (a *analysis) pointsTo(r *pointsto.Result) {
+	wanted := bitset.New(uint(a.f.Size(pointsto.DomV)))
+	for i, op := range a.lockOps {
+		if a.isGen(i, op) || isUnlock(op) {
+			wanted.Set(uint(op.ptr))
+		}
+	}
+	for _, v := range a.recv {
+		wanted.Set(uint(v))
+	}
+	for t := range r.Tuples("pt") {
+		if v := t[1]; wanted.Test(uint(v)) {
+			a.objs[v] = append(a.objs[v], t[2])
+		}
+	}
+	for v, objs := range a.objs {
+		slices.Sort(objs)
+		a.objs[v] = slices.Compact(objs)
+	}
+
+	var lockable []pointsto.Ctx
+	for i, op := range a.lockOps {
+		if a.isGen(i, op) {
+			lockable = append(lockable, a.objs[op.ptr]...)
+		}
+	}
+	slices.Sort(lockable)
+	lockable = slices.Compact(lockable)
+	for k, o := range lockable {
+		a.lockBit[o] = uint(k)
+	}
+	a.all = bitset.New(uint(len(lockable))).Complement()
+	toBits := func(v uint32) *bitset.BitSet {
+		b := bitset.New(uint(len(lockable)))
+		for _, o := range a.objs[v] {
+			if k, ok := a.lockBit[o]; ok {
+				b.Set(k)
+			}
+		}
+		return b
+	}
+	for i, op := range a.lockOps {
+		switch {
+		case a.isGen(i, op) && len(a.objs[op.ptr]) > 0:
+			a.heldBits[op.ptr] = toBits(op.ptr)
+			fn := a.f.Value(op.ptr)
+			a.defKills[fn] = append(a.defKills[fn], op.ptr)
+			if fa, ok := fn.(*ssa.FieldAddr); ok {
+				// The fine-grained proof relates the lock to its base:
+				// a new base value makes the Held stale too.
+				a.defKills[fa.X] = append(a.defKills[fa.X], op.ptr)
+			}
+		case isUnlock(op):
+			a.bits[op.ptr] = a.unlockBits(op.ptr, toBits)
+		}
+	}
+	for _, v := range a.recv {
+		a.bits[v] = a.unlockBits(v, toBits)
+	}
+}
+
+func (a *analysis) unlockBits(v uint32, toBits func(uint32) *bitset.BitSet) *bitset.BitSet {
+	if len(a.objs[v]) == 0 {
+		return a.all
+	}
+	return toBits(v)
+}
+
+// releasesAt passes to add what call site i may release when the call runs
+// (at the call, or at RunDefers for a deferred one): the lock of an
+// Unlock/RUnlock; the receiver of a sync unlock method called through an
+// interface or a method expression; otherwise what its callees may
+// release. A lock operation's own callee (the sync method's body) does not
+// count: the lockOp models it.
+func (a *analysis) releasesAt(i uint32, add func(*bitset.BitSet)) {
+	if a.goCall[i] {
+		return // another goroutine: not ordered with this one (see doc.go)
+	}
+	if op, ok := a.lockOps[i]; ok {
+		if isUnlock(op) {
+			add(a.bits[op.ptr])
+		}
+		return
+	}
+	for _, m := range a.cg[i] {
+		fn := a.f.Func(m)
+		switch {
+		case isUnlockMethod(fn):
+			if v, ok := a.recv[i]; ok {
+				add(a.bits[v])
+			} else {
+				add(a.all)
+			}
+		case syncMethod(fn, "Cond", "Wait"):
+			// Wait releases c.L and takes it again before it returns.
+		default:
+			add(a.unlocks[m])
+		}
+	}
+}
+
+// summarize computes, for each function, the lockable objects a call of it
+// may release (its own unlocks, deferred ones included, and its callees'),
+// as a fixpoint over the call graph.
+func (a *analysis) summarize() {
+	nM := a.f.Size(pointsto.DomM)
+	a.unlocks = make([]*bitset.BitSet, nM)
+	callers := make([][]uint32, nM)
+	for m, is := range a.callsOf {
+		for _, i := range is {
+			for _, c := range a.cg[i] {
+				callers[c] = append(callers[c], uint32(m))
+			}
+		}
+	}
+	work := make([]uint32, nM)
+	inWork := make([]bool, nM)
+	for m := range work {
+		work[m], inWork[m] = uint32(m), true
+	}
+	for len(work) > 0 {
+		m := work[0]
+		work, inWork[m] = work[1:], false
+		u := a.unlocks[m]
+		grew := false
+		add := func(b *bitset.BitSet) {
+			if b == nil || b.None() {
+				return
+			}
+			if u == nil {
+				u = bitset.New(a.all.Len())
+			}
+			if !u.IsSuperSet(b) {
+				u.InPlaceUnion(b)
+				grew = true
+			}
+		}
+		for _, i := range a.callsOf[m] {
+			a.releasesAt(i, add)
+		}
+		a.unlocks[m] = u
+		if grew {
+			for _, c := range callers[m] {
+				if !inWork[c] {
+					work, inWork[c] = append(work, c), true
+				}
+			}
+		}
+	}
+}
+
+// solve runs the dataflow of each function until the entry locksets are
+// stable.
+func (a *analysis) solve() {
+	nM := a.f.Size(pointsto.DomM)
+	a.entry = make([]lockset, nM)
+	a.entryKnown = make([]bool, nM)
+	a.queued = make([]bool, nM)
+	for _, t := range a.f.Tuples("entry") {
+		a.enter(t[0], nil)
+	}
+	for m, is := range a.callsOf {
+		for _, i := range is {
+			if a.goCall[i] || a.defer_[i] || !a.flow[m] {
+				for _, c := range a.cg[i] {
+					a.enter(c, nil)
+				}
+			}
+		}
+	}
+	for {
+		for len(a.queue) > 0 {
+			m := a.queue[0]
+			a.queue, a.queued[m] = a.queue[1:], false
+			a.run(m)
+		}
+		// Functions no analyzed call reaches (called by code that is not
+		// analyzed, or dead) hold nothing at entry.
+		for m := range nM {
+			if a.flow[m] && !a.entryKnown[m] {
+				a.enter(uint32(m), nil)
+			}
+		}
+		if len(a.queue) == 0 {
+			return
+		}
+	}
+}
+
+// enter meets s into the entry lockset of m and queues m if it changed.
+func (a *analysis) enter(m uint32, s lockset) {
+	if !a.flow[m] {
+		return
+	}
+	if a.entryKnown[m] {
+		next := meet(a.entry[m], s)
+		if slices.Equal(next, a.entry[m]) {
+			return
+		}
+		a.entry[m] = next
+	} else {
+		a.entry[m], a.entryKnown[m] = slices.Clone(s), true
+	}
+	if !a.queued[m] {
+		a.queue, a.queued[m] = append(a.queue, m), true
+	}
+}
+
+// run computes the locksets in m's body from its entry lockset, records
+// them at its accesses and passes them to its callees.
+func (a *analysis) run(m uint32) {
+	fn := a.f.Func(m)
+	in := make([]lockset, len(fn.Blocks))
+	reached, inWork := make([]bool, len(fn.Blocks)), make([]bool, len(fn.Blocks))
+	var work []*ssa.BasicBlock
+	push := func(b *ssa.BasicBlock) {
+		if !inWork[b.Index] {
+			work, inWork[b.Index] = append(work, b), true
+		}
+	}
+	start := func(b *ssa.BasicBlock, s lockset) {
+		in[b.Index], reached[b.Index] = s, true
+		push(b)
+	}
+	// The entry never holds a Held of m's own values (which would name
+	// another activation's): the first call that reaches m is made before
+	// m has run, and meets only shrink the entry.
+	start(fn.Blocks[0], a.entry[m])
+	if fn.Recover != nil {
+		start(fn.Recover, nil) // after a recovered panic the deferred calls have run
+	}
+	for len(work) > 0 {
+		b := work[0]
+		work, inWork[b.Index] = work[1:], false
+		a.block(m, b, in[b.Index], false, func(s *ssa.BasicBlock, out lockset) {
+			if !reached[s.Index] {
+				start(s, out)
+				return
+			}
+			if next := meet(in[s.Index], out); !slices.Equal(next, in[s.Index]) {
+				in[s.Index] = next
+				push(s)
+			}
+		})
+	}
+	for _, b := range fn.Blocks {
+		if reached[b.Index] {
+			a.block(m, b, in[b.Index], true, func(*ssa.BasicBlock, lockset) {})
+		}
+	}
+}
+
+// block applies the instructions of b to the lockset in and passes the
+// result of each outgoing edge to succ. With record, it stores the locksets
+// at accesses and passes those at calls to the callees.
+func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, record bool, succ func(*ssa.BasicBlock, lockset)) {
+	s := state{held: slices.Clone(in)}
+	for _, instr := range b.Instrs {
+		if record {
+			for _, e := range a.access[instr] {
+				if len(s.held) > 0 {
+					a.held[e] = slices.Clone(s.held)
+				}
+			}
+			for _, i := range a.calls[instr] {
+				if !a.goCall[i] && !a.defer_[i] {
+					for _, c := range a.cg[i] {
+						a.enter(c, s.held)
+					}
+				}
+			}
+		}
+		if v, ok := instr.(ssa.Value); ok {
+			if ptrs := a.defKills[v]; ptrs != nil {
+				s.kill(func(h Held) bool { return slices.Contains(ptrs, h.Ptr) })
+			}
+		}
+		switch instr := instr.(type) {
+		case *ssa.Call:
+			for _, i := range a.calls[instr] {
+				a.call(&s, instr, i)
+			}
+		case *ssa.RunDefers:
+			for _, i := range a.callsOf[m] {
+				if a.defer_[i] {
+					a.releasesAt(i, func(u *bitset.BitSet) { a.release(&s, u) })
+				}
+			}
+		}
+	}
+	for k, to := range b.Succs {
+		out := s.held
+		if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && k == 0 {
+			for _, t := range s.tries {
+				if t.call == cond.Cond {
+					out = slices.Clone(out).gen(t.held)
+				}
+			}
+		}
+		succ(to, out)
+	}
+}
+
+// call applies call site i of instruction call to s.
+func (a *analysis) call(s *state, call *ssa.Call, i uint32) {
+	if op, ok := a.lockOps[i]; ok && a.isGen(i, op) {
+		if a.heldBits[op.ptr] == nil {
+			return
+		}
+		h := Held{Ptr: op.ptr, Read: op.z == pointsto.LockRLock || op.z == pointsto.LockTryRLock}
+		if op.z == pointsto.LockTryLock || op.z == pointsto.LockTryRLock {
+			s.tries = append(s.tries, tryLock{call: call, held: h})
+		} else {
+			s.held = s.held.gen(h)
+		}
+		return
+	}
+	a.releasesAt(i, func(b *bitset.BitSet) { a.release(s, b) })
+}
+
+// release removes the Held that may be one of the objects of b.
+func (a *analysis) release(s *state, b *bitset.BitSet) {
+	if b == nil || b.None() {
+		return
+	}
+	s.kill(func(h Held) bool { return a.heldBits[h.Ptr].IntersectionCardinality(b) > 0 })
+}

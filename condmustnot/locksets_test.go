@@ -1,0 +1,96 @@
+package condmustnot
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// The locks that must be held at every access on a marked line.
+func TestLocksets(t *testing.T) {
+	fx := load(t)
+	tests := []struct {
+		pkg, marker string
+		want        []string // lockName of each Held, sorted
+	}{
+		{"region", "locked", []string{"mu"}},
+		{"region", "unlocked", nil},
+		{"deferunlock", "held", []string{"mu"}},
+		{"deferunlock", "heldclosure", []string{"mu"}},
+		{"deferunlock", "afterreturn", nil}, // the callee's deferred Unlock ran
+		{"deferunlock", "beforereturn", []string{"mu", "outer"}},
+		{"rwmutex", "rread", []string{"rw r"}},
+		{"rwmutex", "rwrite", []string{"rw r"}},
+		{"rwmutex", "wwrite", []string{"rw"}},
+		{"rwmutex", "either", []string{"rw r"}}, // Lock on one path, RLock on the other
+		{"trylock", "try", []string{"mu"}},
+		{"trylock", "fail", nil},
+		{"trylock", "trynot", []string{"mu"}},
+		{"unlockhelper", "afterhelper", nil},
+		{"unlockhelper", "afternoop", []string{"mu"}},
+		{"unlockhelper", "afterlocker", nil},
+		{"unlockhelper", "aftercondwait", []string{"mu"}},
+		{"callers", "guarded", []string{"mu"}},
+		{"callers", "exposed", nil},
+		{"loop", "after", []string{"mu"}},
+		{"loop", "before", nil}, // the held lock is the previous item's: killed
+		{"fine", "incn", []string{"mu"}},
+		{"fine", "decm", []string{"other"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg+"/"+tt.marker, func(t *testing.T) {
+			for _, e := range fx.accesses(t, tt.pkg, tt.marker) {
+				var got []string
+				for _, h := range fx.locks.Access(e) {
+					got = append(got, fx.lockName(h))
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, tt.want) {
+					t.Errorf("%s: held %q, want %q", fx.facts.AccessDesc(e), got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// The deferred Unlock runs at RunDefers: the load of named's result after
+// it holds only the caller's lock. The block a recovered panic resumes in
+// holds nothing (what the panicking code held is unknown).
+func TestLocksetsAfterRunDefers(t *testing.T) {
+	fx := load(t)
+	var afterDefers, recovered int
+	for e := range uint32(fx.facts.Size(pointsto.DomE)) {
+		instr := fx.facts.Access(e)
+		fn := instr.Parent()
+		if fn.String() != "github.com/chordgo/chordgo/testdata/condmustnot/deferunlock.named" {
+			continue
+		}
+		var got []string
+		for _, h := range fx.locks.Access(e) {
+			got = append(got, fx.lockName(h))
+		}
+		b := instr.Block()
+		switch {
+		case b == fn.Recover:
+			recovered++
+			if len(got) > 0 {
+				t.Errorf("%s: held %q after a recovered panic, want none", fx.facts.AccessDesc(e), got)
+			}
+		case slices.ContainsFunc(b.Instrs[:slices.Index(b.Instrs, instr)], isInstr[*ssa.RunDefers]):
+			afterDefers++
+			if !slices.Equal(got, []string{"outer"}) {
+				t.Errorf("%s: held %q after RunDefers, want [outer]", fx.facts.AccessDesc(e), got)
+			}
+		}
+	}
+	if afterDefers != 1 || recovered != 1 {
+		t.Errorf("%d loads of the result after RunDefers and %d in the recover block, want 1 each", afterDefers, recovered)
+	}
+}
+
+func isInstr[T ssa.Instruction](x ssa.Instruction) bool {
+	_, ok := x.(T)
+	return ok
+}

@@ -1,0 +1,138 @@
+package condmustnot
+
+import (
+	_ "embed"
+	"slices"
+
+	"github.com/chordgo/chordgo/datalog"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+//go:embed condmustnot.dl
+var rulesSource string
+
+var parseRules = datalog.Embedded("condmustnot.dl", rulesSource)
+
+// Lock modes in heldAt.
+const (
+	modeWrite = 0 // Lock, TryLock
+	modeRead  = 1 // RLock, TryRLock
+)
+
+// Prove returns the pairs of accesses (E ids) that a common lock keeps
+// apart, by the rules of condmustnot.dl: both hold one lock that is a
+// single object (unique gives the objects, pointsto.Ctx ids of l's points-to,
+// that exist at most once in an execution), or both hold the lock at the
+// same field of the object they access; in both cases at least one holds it
+// exclusively. A pair not in the result may still be protected.
+func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (map[[2]uint32]bool, error) {
+	prog, err := parseRules()
+	if err != nil {
+		return nil, err
+	}
+	db := datalog.NewDatabase(prog)
+	var es []uint32
+	for _, p := range pairs {
+		if err := db.Add("pair", p[0], p[1]); err != nil {
+			return nil, err
+		}
+		es = append(es, p[0], p[1])
+	}
+	slices.Sort(es)
+	es = slices.Compact(es)
+
+	var locks []uint32
+	for _, e := range es {
+		for _, h := range l.access[e] {
+			mode := uint32(modeWrite)
+			if h.Read {
+				mode = modeRead
+			}
+			if err := db.Add("heldAt", e, h.Ptr, mode); err != nil {
+				return nil, err
+			}
+			locks = append(locks, h.Ptr)
+		}
+	}
+	slices.Sort(locks)
+	for _, v := range slices.Compact(locks) {
+		for _, o := range l.objs[v] {
+			if err := db.Add("lockObj", v, o); err != nil {
+				return nil, err
+			}
+			if unique(o) {
+				if err := db.Add("unique", o); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, t := range l.fine(es) {
+		if err := db.Add("fine", t[0], t[1], t[2]); err != nil {
+			return nil, err
+		}
+	}
+
+	if _, err := db.Run(); err != nil {
+		return nil, err
+	}
+	protected := map[[2]uint32]bool{}
+	for t := range db.Tuples("protected") {
+		protected[[2]uint32{t[0], t[1]}] = true
+	}
+	return protected, nil
+}
+
+// fine returns the fine(e, v, g) tuples of accesses es: e accesses one
+// location, through a FieldAddr &b.f, and holds a lock v = &b.g on the same
+// SSA value b. An access through two pointers is left out: the proof must
+// know which location the race would be on. (An IndexAddr base is an array
+// or slice, never the base of a lock's FieldAddr, so element accesses have
+// no fine tuple.)
+func (l *Locksets) fine(es []uint32) [][3]uint32 {
+	f := l.facts
+	want := map[uint32]bool{}
+	for _, e := range es {
+		want[e] = true
+	}
+	// The pointers each access reads or writes through.
+	ptrs := map[uint32][]uint32{}
+	for _, rel := range []string{"read", "write", "mapRead", "mapWrite"} {
+		for _, t := range f.Tuples(rel) {
+			if e := t[0]; want[e] && !slices.Contains(ptrs[e], t[1]) {
+				ptrs[e] = append(ptrs[e], t[1])
+			}
+		}
+	}
+	lockField := map[uint32]uint32{} // held lock pointer &b.g -> g
+	for _, e := range es {
+		for _, h := range l.access[e] {
+			if _, ok := f.Value(h.Ptr).(*ssa.FieldAddr); ok {
+				lockField[h.Ptr] = pointsto.NoID
+			}
+		}
+	}
+	for _, t := range f.Tuples("fieldAddr") {
+		if _, ok := lockField[t[0]]; ok {
+			lockField[t[0]] = t[2]
+		}
+	}
+	var out [][3]uint32
+	for _, e := range es {
+		if len(ptrs[e]) != 1 {
+			continue
+		}
+		access, ok := f.Value(ptrs[e][0]).(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, h := range l.access[e] {
+			lock, ok := f.Value(h.Ptr).(*ssa.FieldAddr)
+			if g := lockField[h.Ptr]; ok && g != pointsto.NoID && lock.X == access.X {
+				out = append(out, [3]uint32{e, h.Ptr, g})
+			}
+		}
+	}
+	return out
+}

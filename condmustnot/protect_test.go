@@ -1,0 +1,67 @@
+package condmustnot
+
+import (
+	"testing"
+)
+
+// Which pairs of marked accesses a common lock keeps apart. Each proof rule
+// has a case where it applies and cases where it must not.
+func TestProve(t *testing.T) {
+	fx := load(t)
+	tests := []struct {
+		pkg, a, b string
+		protected bool
+	}{
+		// Global locks: one object (a global, a mutex allocated once in main).
+		{"region", "locked", "locked", true},
+		{"region", "locked", "unlocked", false},
+		{"deferunlock", "held", "heldclosure", true},
+		{"deferunlock", "held", "afterreturn", false},
+		{"rwmutex", "rread", "wwrite", true},   // RLock vs Lock
+		{"rwmutex", "rwrite", "wwrite", true},  // RLock vs Lock
+		{"rwmutex", "rread", "rwrite", false},  // RLock on both sides
+		{"rwmutex", "either", "rwrite", false}, // read-held at best vs RLock
+		{"trylock", "try", "locked", true},
+		{"trylock", "trynot", "locked", true},
+		{"trylock", "fail", "locked", false},
+		{"unlockhelper", "afternoop", "afternoop", true},
+		{"unlockhelper", "afterhelper", "afternoop", false},
+		{"unlockhelper", "afterlocker", "afternoop", false},
+		{"unlockhelper", "aftercondwait", "afternoop", true},
+		{"callers", "guarded", "guarded", true},
+		{"callers", "exposed", "exposed", false},
+		{"unique", "global", "global", true},
+		{"unique", "local", "local", true},
+		{"unique", "box", "box", false},       // one abstract object, allocated twice
+		{"unique", "either", "either", false}, // two objects
+		// Fine-grained locks: the lock is a field of the accessed object.
+		{"fine", "incn", "decn", true},
+		{"fine", "incn", "incn", true},
+		{"fine", "incm", "decm", false}, // two different mutexes
+		{"fine", "xfer", "incn", false}, // the lock's base is not the accessed object
+		{"loop", "after", "gox", true},
+		{"loop", "before", "gox2", false}, // the held lock is the previous item's
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg+"/"+tt.a+"-"+tt.b, func(t *testing.T) {
+			var pairs [][2]uint32
+			for _, e1 := range fx.accesses(t, tt.pkg, tt.a) {
+				for _, e2 := range fx.accesses(t, tt.pkg, tt.b) {
+					pairs = append(pairs, [2]uint32{e1, e2})
+				}
+			}
+			protected, err := Prove(fx.locks, fx.unique, pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pairs {
+				if protected[p] != tt.protected {
+					t.Errorf("protected(%s, %s) = %v, want %v", fx.facts.AccessDesc(p[0]), fx.facts.AccessDesc(p[1]), protected[p], tt.protected)
+				}
+			}
+			if len(protected) > len(pairs) {
+				t.Errorf("%d protected pairs, only %d asked", len(protected), len(pairs))
+			}
+		})
+	}
+}

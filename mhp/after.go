@@ -1,0 +1,206 @@
+package mhp
+
+import (
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+	"golang.org/x/tools/go/ssa"
+)
+
+// after returns what happens after instruction x when goroutine g runs it:
+// the least fixpoint of
+//
+//   - a goroutine started by a go statement that happens after x, and every
+//     goroutine it starts (the go statement happens before the goroutine
+//     begins);
+//   - an event whose every run is after x: in g, when g is single and the
+//     event cannot have run before x (program order); in a goroutine that
+//     happens after x; or after an acquire that happens after x;
+//   - an acquire all of whose possible partners happen after x: a receive
+//     completes after the send it receives from or the close it observes,
+//     and Wait returns after the Done that brings the counter to zero, once
+//     an Add has raised it before the Wait. Partners that happen after the
+//     acquire itself cannot be its partner and are left out; an acquire
+//     without any partner is left alone (its partner may be in code we do
+//     not see).
+//
+// Each step holds in every execution, so x happens before everything in
+// the result.
+func (o *Order) after(x ssa.Instruction, g uint32) *afterSet {
+	may := o.may(x)
+	key := afterKey{g, o.funcOf(x), o.localSet(o.localMay, x)}
+	if s, ok := o.afters[key]; ok {
+		return s
+	}
+	s := o.fixpoint(g, may, true)
+	o.afters[key] = s
+	return s
+}
+
+func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool) *afterSet {
+	s := &afterSet{W: bitset.New(uint(len(o.gs.List))), A: bitset.New(uint(len(o.events)))}
+	single := o.gs.List[g].Single
+	for changed := true; changed; {
+		changed = false
+		for id := range o.events {
+			if s.A.Test(uint(id)) || !o.eventAfter(uint32(id), g, single, may, s, match) {
+				continue
+			}
+			s.A.Set(uint(id))
+			changed = true
+			for _, g2 := range o.spawned[id] {
+				s.W.InPlaceUnion(o.gs.desc[g2])
+			}
+		}
+	}
+	return s
+}
+
+func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *afterSet, match bool) bool {
+	ev := &o.events[id]
+	if o.eventAcq(ev).IntersectionCardinality(s.A) > 0 {
+		return true
+	}
+	threads := o.gs.Of(ev.fn)
+	all := len(threads) > 0
+	for _, t := range threads {
+		if !s.W.Test(uint(t)) && !(t == g && single && !may.Test(uint(id))) {
+			all = false
+			break
+		}
+	}
+	if all {
+		return true
+	}
+	if !match || !ev.acquire || len(ev.cands) == 0 {
+		return false
+	}
+	if ev.kind == evWait {
+		return o.someDoneAfter(id, g, may, s)
+	}
+	basic := o.basicAfter(id)
+	partners := 0
+	for _, c := range ev.cands {
+		if basic != nil && basic.A.Test(uint(c)) {
+			continue
+		}
+		if !s.A.Test(uint(c)) {
+			return false
+		}
+		partners++
+	}
+	return partners > 0
+}
+
+// basicAfter is what happens after acquire id without matching partners,
+// or nil if the acquire may run in several goroutine instances (then a
+// later instance's partner may match an earlier instance's acquire).
+func (o *Order) basicAfter(id uint32) *afterSet {
+	if s, ok := o.basic[id]; ok {
+		return s
+	}
+	ev := &o.events[id]
+	var s *afterSet
+	if threads := o.gs.Of(ev.fn); len(threads) == 1 && o.gs.List[threads[0]].Single {
+		may := o.may(ev.instr).Clone().Set(uint(id))
+		s = o.fixpoint(threads[0], may, false)
+	}
+	o.basic[id] = s
+	return s
+}
+
+// sameObjects reports whether two WaitGroup calls may use the same
+// WaitGroup.
+func (o *Order) sameObjects(i1, i2 uint32) bool {
+	for _, x := range o.syncObjs[i1] {
+		for _, y := range o.syncObjs[i2] {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Ordered reports whether, whenever goroutine ga runs a and goroutine gb
+// runs b, one of the two happens before the other.
+func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+	gs := o.gs
+	if !gs.SameProgram(ga, gb) {
+		return true // separate processes
+	}
+	if ga == gb && gs.List[ga].Single {
+		return true // one goroutine runs one instruction at a time
+	}
+	if gs.sequential(ga, gb) {
+		return true
+	}
+	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {
+		return true
+	}
+	s := o.after(b, gb)
+	return s.W.Test(uint(ga)) || o.acq(a).IntersectionCardinality(s.A) > 0
+}
+
+// eventAcq is acq at the point where an event takes effect: a deferred
+// call's at the return of its function.
+func (o *Order) eventAcq(ev *event) *bitset.BitSet {
+	if _, ok := ev.instr.(*ssa.Defer); ok {
+		return o.entryAcq[ev.fn].Union(o.exitAcq[ev.fn])
+	}
+	return o.acq(ev.instr)
+}
+
+// someDoneAfter reports whether Wait id returns after x, run by goroutine
+// g. Wait returns once the counter is zero, that is after every Done that
+// answers an Add made before it; so it is after x when a Done that may
+// release it runs after x and its Add is known to come before the Wait:
+//
+//   - the Done runs after x in every execution, and an Add on the Wait's
+//     WaitGroup completes before the Wait on every path; or
+//   - the Done runs after x in x's own goroutine instance (even if g has
+//     several), g is started by a go statement that an Add on the Wait's
+//     WaitGroup precedes, in the single goroutine that runs the Wait, and
+//     the Wait cannot have run before that go statement (so it waits for
+//     every instance of g).
+//
+// Both assume the WaitGroup rule of its documentation: an Add that starts
+// from a zero counter happens before the Wait.
+func (o *Order) someDoneAfter(id, g uint32, may *bitset.BitSet, s *afterSet) bool {
+	wait := &o.events[id]
+	for _, c := range wait.cands {
+		if s.A.Test(uint(c)) && o.addedBefore(o.acq(wait.instr), wait.id) {
+			return true
+		}
+		if slices.Contains(o.gs.Of(o.events[c].fn), g) && !may.Test(uint(c)) && o.spawnedAfterAdd(g, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// spawnedAfterAdd reports whether goroutine g is started, in the single
+// goroutine that runs Wait id, after an Add on the Wait's WaitGroup, by a
+// go statement that cannot run after the Wait.
+func (o *Order) spawnedAfterAdd(g, id uint32) bool {
+	wait := &o.events[id]
+	gr := &o.gs.List[g]
+	waiters := o.gs.Of(wait.fn)
+	if gr.Kind != GoGoroutine || len(waiters) != 1 || !o.gs.List[waiters[0]].Single ||
+		!slices.Equal(gr.Parents, waiters) {
+		return false
+	}
+	spawn := o.events[o.goEvent[gr.Site]].instr
+	return o.addedBefore(o.acq(spawn), wait.id) && !o.may(spawn).Test(uint(id))
+}
+
+// addedBefore reports whether acq holds an Add on a WaitGroup that the
+// WaitGroup call i may use.
+func (o *Order) addedBefore(acq *bitset.BitSet, i uint32) bool {
+	for a, ok := acq.NextSet(0); ok; a, ok = acq.NextSet(a + 1) {
+		if add := &o.events[a]; add.kind == evAdd && o.sameObjects(add.id, i) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package mhp
+
+import (
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// counts bounds how many times each function runs in each context in one
+// execution of the program: 0, 1, or 2 for "more than once". A goroutine
+// whose go statement runs at most once is single; an object whose
+// allocation runs at most once is unique.
+type counts struct {
+	n        map[[2]uint32]uint8 // (context, function) -> runs
+	callerOf []uint32            // by I: the function containing the call site
+	loops    map[*ssa.BasicBlock]bool
+}
+
+func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, m}] }
+
+// countRuns counts runs over the context-sensitive call graph: a root or
+// init runs once in the empty context; a call site adds the runs of its
+// caller's context, twice over if it sits in a loop.
+func countRuns(r *pointsto.Result) *counts {
+	f := r.Facts
+	cn := &counts{n: map[[2]uint32]uint8{}, callerOf: make([]uint32, f.Size(pointsto.DomI)), loops: map[*ssa.BasicBlock]bool{}}
+	for _, t := range f.Tuples("callSite") {
+		cn.callerOf[t[0]] = t[1]
+	}
+	type edge struct {
+		from [2]uint32
+		mult uint8
+	}
+	in := map[[2]uint32][]edge{}
+	out := map[[2]uint32][][2]uint32{}
+	for t := range r.Tuples("callEdge") {
+		c, i, c2, m := t[0], t[1], t[2], t[3]
+		from, to := [2]uint32{c, cn.callerOf[i]}, [2]uint32{c2, m}
+		mult := uint8(1)
+		if cn.inLoop(f.Call(i).Block()) {
+			mult = 2
+		}
+		in[to] = append(in[to], edge{from, mult})
+		out[from] = append(out[from], to)
+	}
+	base := map[[2]uint32]uint8{}
+	var work [][2]uint32
+	for _, t := range f.Tuples("entry") {
+		node := [2]uint32{pointsto.Epsilon, t[0]}
+		base[node]++
+		work = append(work, node)
+	}
+	for len(work) > 0 {
+		node := work[len(work)-1]
+		work = work[:len(work)-1]
+		sum := int(base[node])
+		for _, e := range in[node] {
+			sum += int(cn.n[e.from]) * int(e.mult)
+		}
+		v := uint8(min(sum, 2))
+		if v != cn.n[node] {
+			cn.n[node] = v
+			work = append(work, out[node]...)
+		}
+	}
+	return cn
+}
+
+// inLoop reports whether b lies on a cycle of its function's CFG, so that
+// an instruction in it may run more than once per call.
+func (cn *counts) inLoop(b *ssa.BasicBlock) bool {
+	if b == nil {
+		return true
+	}
+	if v, ok := cn.loops[b]; ok {
+		return v
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	found := false
+	for len(stack) > 0 && !found {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		found = x == b
+		if !seen[x] {
+			seen[x] = true
+			stack = append(stack, x.Succs...)
+		}
+	}
+	cn.loops[b] = found
+	return found
+}

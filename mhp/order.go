@@ -1,0 +1,735 @@
+package mhp
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// An event is a go statement or a synchronization operation.
+type event struct {
+	kind  eventKind
+	instr ssa.Instruction
+	fn    uint32   // M
+	id    uint32   // E of a channel operation, I of a call
+	cands []uint32 // acquires: the events that may complete it
+	// acquire: the event completes only after one of cands: a receive, an
+	// unbuffered send, a blocking select without buffered send cases, the
+	// closed branch of a receive, Wait.
+	acquire bool
+	close   bool // a close
+}
+
+type eventKind uint8
+
+const (
+	evGo          eventKind = iota
+	evChan                  // a send, receive, close or select
+	evClosed                // the branch taken when a receive reports the channel closed
+	evDone                  // WaitGroup.Done
+	evWait                  // WaitGroup.Wait
+	evAdd                   // WaitGroup.Add
+	evObserved              // the branch taken when an atomic operation read a value some atomic write stored
+	evAtomicWrite           // an atomic write that an evObserved may observe
+)
+
+// Order decides whether one access happens before another by Go's
+// happens-before (the Go memory model, go.dev/ref/mem).
+//
+// Two sets, computed by dataflow over each function's CFG and over the
+// context-insensitive call graph, place an instruction x among the events
+// of its goroutine instance:
+//
+//   - may(x): the events that may have run before x in the same goroutine
+//     instance (union over paths; a call adds what its callees may run; a
+//     new goroutine starts empty);
+//   - acq(x): the acquires (receives, Waits) and WaitGroup.Adds that have
+//     completed before x on every path (intersection over paths and
+//     callers; a call adds what its callees run on every path to return;
+//     roots, goroutines, deferred calls start empty).
+//
+// From these, after(x in g) is the set of events and whole goroutines that
+// happen after x, a least fixpoint (see after).
+type Order struct {
+	gs      *Goroutines
+	f       *pointsto.Facts
+	events  []event
+	evOf    map[ssa.Instruction][]uint32
+	blockEv map[*ssa.BasicBlock][]uint32 // events at the entry of a block (evClosed, evObserved)
+	goEvent map[uint32]uint32            // go site I -> its event
+	callees func(i uint32) []uint32
+	spawned [][]uint32 // by event of a go site: the goroutines it starts
+
+	entryMay, entryAcq []*bitset.BitSet                   // by M
+	localMay, localAcq map[ssa.Instruction]*bitset.BitSet // at accesses, events and calls
+	mayExec, mustExec  []*bitset.BitSet                   // by M: what a call of m may run / runs on every path to return
+	acqs               *bitset.BitSet                     // the acquires and Adds
+	exitAcq            []*bitset.BitSet                   // by M: local acq on every path to return
+	cg                 *callGraph
+
+	syncObjs map[uint32][]uint32 // WaitGroup call I -> objects
+	afters   map[afterKey]*afterSet
+	basic    map[uint32]*afterSet // by acquire event: what happens after it, without matching
+	empty    *bitset.BitSet
+}
+
+type afterKey struct {
+	g   uint32
+	fn  uint32
+	may *bitset.BitSet
+}
+
+// afterSet is what happens after an instruction: whole goroutines (W) and
+// events (A).
+type afterSet struct{ W, A *bitset.BitSet }
+
+// NewOrder extracts the events and runs the dataflow. callees gives the
+// functions a call site may call (pointsto's call graph projection).
+func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint32) *Order {
+	f := r.Facts
+	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
+		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
+		blockEv: map[*ssa.BasicBlock][]uint32{}, goEvent: map[uint32]uint32{}}
+	o.findEvents(r)
+	n := uint(len(o.events))
+	o.empty = bitset.New(n)
+	o.summaries()
+	o.entries()
+	return o
+}
+
+func (o *Order) addEvent(ev event) uint32 {
+	id := uint32(len(o.events))
+	o.events = append(o.events, ev)
+	o.evOf[ev.instr] = append(o.evOf[ev.instr], id)
+	return id
+}
+
+func (o *Order) findEvents(r *pointsto.Result) {
+	f := o.f
+	accessFn := make([]uint32, f.Size(pointsto.DomE))
+	for _, t := range f.Tuples("accessFunc") {
+		accessFn[t[0]] = t[1]
+	}
+	callerOf := o.gs.count.callerOf
+	// Channel operations: a select is one E with a tuple per case.
+	kinds := map[uint32][]uint32{}
+	var chanEs []uint32
+	for _, t := range f.Tuples("chanOp") {
+		if kinds[t[0]] == nil {
+			chanEs = append(chanEs, t[0])
+		}
+		kinds[t[0]] = append(kinds[t[0]], t[2])
+	}
+	buffered := map[uint32]bool{}
+	for t := range o.gs.Tuples("bufferedCase") {
+		buffered[t[0]] = true
+	}
+	evOfE := map[uint32]uint32{}
+	closedOf := map[uint32]uint32{} // receive -> its closed branch
+	for _, e := range chanEs {
+		instr := f.Access(e)
+		isClose := slices.Contains(kinds[e], pointsto.ChanClose)
+		acquire := !isClose && !buffered[e]
+		if sel, ok := instr.(*ssa.Select); ok && !sel.Blocking {
+			acquire = false // the default case needs no partner
+		}
+		evOfE[e] = o.addEvent(event{kind: evChan, instr: instr, fn: accessFn[e], id: e, acquire: acquire, close: isClose})
+		if b := closedBranch(instr); b != nil {
+			id := uint32(len(o.events))
+			o.events = append(o.events, event{kind: evClosed, instr: instr, fn: accessFn[e], id: e, acquire: true})
+			o.blockEv[b] = append(o.blockEv[b], id)
+			closedOf[evOfE[e]] = id
+		}
+	}
+	evOfI := map[uint32]uint32{}
+	for _, t := range f.Tuples("syncCall") {
+		var k eventKind
+		switch t[2] {
+		case pointsto.SyncWaitGroupAdd:
+			k = evAdd
+		case pointsto.SyncWaitGroupDone:
+			k = evDone
+		case pointsto.SyncWaitGroupWait:
+			k = evWait
+		default:
+			continue
+		}
+		evOfI[t[0]] = o.addEvent(event{kind: k, instr: f.Call(t[0]), fn: callerOf[t[0]], id: t[0], acquire: k == evWait})
+	}
+	goEv := o.goEvent
+	for _, t := range f.Tuples("goCall") {
+		goEv[t[0]] = o.addEvent(event{kind: evGo, instr: f.Call(t[0]), fn: callerOf[t[0]], id: t[0]})
+	}
+	for t := range o.gs.Tuples("caseCand") {
+		ev, s := evOfE[t[0]], evOfE[t[2]]
+		if ev == s && o.singleOnly(o.events[ev].fn) {
+			continue // a select cannot complete with itself in one goroutine
+		}
+		o.events[ev].cands = append(o.events[ev].cands, s)
+		if c, ok := closedOf[ev]; ok && o.events[s].close {
+			o.events[c].cands = append(o.events[c].cands, s)
+		}
+	}
+	o.atomicObservations()
+	for t := range o.gs.Tuples("waitCand") {
+		ev := evOfI[t[0]]
+		o.events[ev].cands = append(o.events[ev].cands, evOfI[t[1]])
+	}
+	for t := range o.gs.Tuples("syncObj") {
+		o.syncObjs[t[0]] = append(o.syncObjs[t[0]], t[1])
+	}
+	o.spawned = make([][]uint32, len(o.events))
+	for g, gr := range o.gs.List {
+		if gr.Kind == GoGoroutine {
+			ev := goEv[gr.Site]
+			o.spawned[ev] = append(o.spawned[ev], uint32(g))
+		}
+	}
+	for i := range o.events {
+		slices.Sort(o.events[i].cands)
+		o.events[i].cands = slices.Compact(o.events[i].cands)
+	}
+}
+
+// callGraph is the context-insensitive call graph the dataflow runs over.
+type callGraph struct {
+	sites  [][]uint32 // by M: its call sites
+	callOf map[ssa.Instruction]uint32
+	kind   []callKind // by I
+}
+
+type callKind uint8
+
+const (
+	plainCall callKind = iota
+	goCallKind
+	deferCallKind
+)
+
+func (o *Order) callGraph() *callGraph {
+	f := o.f
+	cg := &callGraph{sites: make([][]uint32, f.Size(pointsto.DomM)), callOf: map[ssa.Instruction]uint32{},
+		kind: make([]callKind, f.Size(pointsto.DomI))}
+	for _, t := range f.Tuples("callSite") {
+		cg.sites[t[1]] = append(cg.sites[t[1]], t[0])
+		if c := f.Call(t[0]); c.Parent() != nil && f.Analyzed(t[1]) {
+			if fn, ok := f.FuncID(c.Parent()); ok && fn == t[1] {
+				cg.callOf[c] = t[0]
+			}
+		}
+	}
+	for _, t := range f.Tuples("goCall") {
+		cg.kind[t[0]] = goCallKind
+	}
+	for _, t := range f.Tuples("deferCall") {
+		cg.kind[t[0]] = deferCallKind
+	}
+	return cg
+}
+
+// summaries computes mayExec and mustExec for every function, then the
+// local sets of each function.
+func (o *Order) summaries() {
+	f := o.f
+	nM := f.Size(pointsto.DomM)
+	cg := o.callGraph()
+	o.cg = cg
+	own := make([]*bitset.BitSet, nM)
+	for id, ev := range o.events {
+		if own[ev.fn] == nil {
+			own[ev.fn] = bitset.New(uint(len(o.events)))
+		}
+		own[ev.fn].Set(uint(id))
+	}
+	callers := make([][]uint32, nM) // by M: functions that call it (not by go)
+	for m, sites := range cg.sites {
+		for _, i := range sites {
+			if cg.kind[i] == goCallKind {
+				continue
+			}
+			for _, m2 := range o.callees(i) {
+				callers[m2] = append(callers[m2], uint32(m))
+			}
+		}
+	}
+	// mayExec: least fixpoint of own events plus callees'.
+	o.mayExec = make([]*bitset.BitSet, nM)
+	var work []uint32
+	for m := range nM {
+		o.mayExec[m] = o.empty
+		if own[m] != nil {
+			o.mayExec[m] = own[m].Clone()
+			work = append(work, uint32(m))
+		}
+	}
+	for len(work) > 0 {
+		m := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, m2 := range callers[m] {
+			if o.mayExec[m2].IsSuperSet(o.mayExec[m]) {
+				continue
+			}
+			if o.mayExec[m2] == o.empty {
+				o.mayExec[m2] = bitset.New(uint(len(o.events)))
+			}
+			o.mayExec[m2].InPlaceUnion(o.mayExec[m])
+			work = append(work, m2)
+		}
+	}
+	// mustExec: greatest fixpoint, from the acquires a function may run.
+	acqs := bitset.New(uint(len(o.events)))
+	for id, ev := range o.events {
+		if ev.acquire || ev.kind == evAdd {
+			acqs.Set(uint(id))
+		}
+	}
+	o.acqs = acqs
+	o.mustExec = make([]*bitset.BitSet, nM)
+	inWork := make([]bool, nM)
+	work = work[:0]
+	for m := range nM {
+		o.mustExec[m] = o.mayExec[m].Intersection(acqs)
+		if o.mustExec[m].Any() {
+			work = append(work, uint32(m))
+			inWork[m] = true
+		}
+	}
+	for len(work) > 0 {
+		m := work[len(work)-1]
+		work = work[:len(work)-1]
+		inWork[m] = false
+		exit := o.local(m, false)
+		if exit.Equal(o.mustExec[m]) {
+			continue
+		}
+		o.mustExec[m] = exit
+		for _, m2 := range callers[m] {
+			if !inWork[m2] {
+				inWork[m2] = true
+				work = append(work, m2)
+			}
+		}
+	}
+	o.localMay = map[ssa.Instruction]*bitset.BitSet{}
+	o.localAcq = map[ssa.Instruction]*bitset.BitSet{}
+	o.exitAcq = make([]*bitset.BitSet, nM)
+	for m := range nM {
+		o.exitAcq[m] = o.empty
+		if o.mayExec[m].Any() {
+			o.exitAcq[m] = o.local(uint32(m), true)
+		}
+	}
+}
+
+// local runs the dataflow inside function m from empty entry sets and
+// returns the acquires completed on every path to a return. With record,
+// it keeps may and acq at each access, event and call.
+func (o *Order) local(m uint32, record bool) *bitset.BitSet {
+	fn := o.f.Func(m)
+	if fn == nil || !o.f.Analyzed(m) || len(fn.Blocks) == 0 {
+		return o.empty
+	}
+	n := len(fn.Blocks)
+	outMay, outAcq := make([]*bitset.BitSet, n), make([]*bitset.BitSet, n)
+	// Deferred events run when the function returns (or panics).
+	var deferred []uint32
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Defer); ok {
+				deferred = append(deferred, o.evOf[instr]...)
+			}
+		}
+	}
+	var exit *bitset.BitSet
+	for changed := true; changed; {
+		changed = false
+		exit = nil
+		for _, b := range fn.Blocks {
+			may, acq := o.empty, o.empty
+			if b == fn.Recover {
+				if !o.recovers(m) {
+					continue // a panic goes on up and ends the program
+				}
+				may = o.mayExec[m] // a panic may come from anywhere in m
+			} else if b.Index != 0 {
+				may, acq = nil, nil
+				for _, p := range b.Preds {
+					if outMay[p.Index] == nil {
+						continue // not reached yet: the top of both lattices
+					}
+					may = union(may, outMay[p.Index])
+					if acq == nil {
+						acq = outAcq[p.Index]
+					} else {
+						acq = acq.Intersection(outAcq[p.Index])
+					}
+				}
+				if may == nil {
+					continue
+				}
+			}
+			for _, ev := range o.blockEv[b] {
+				may = may.Clone().Set(uint(ev))
+				acq = acq.Clone().Set(uint(ev))
+			}
+			for _, instr := range b.Instrs {
+				if record {
+					o.localMay[instr], o.localAcq[instr] = may, acq
+				}
+				evs := o.evOf[instr]
+				switch instr.(type) {
+				case *ssa.Defer:
+					evs = nil // runs at return
+				case *ssa.RunDefers, *ssa.Return:
+					evs = deferred
+				}
+				for _, ev := range evs {
+					if !may.Test(uint(ev)) {
+						may = may.Clone().Set(uint(ev))
+					}
+					if e := &o.events[ev]; (e.acquire || e.kind == evAdd) && !acq.Test(uint(ev)) {
+						acq = acq.Clone().Set(uint(ev))
+					}
+				}
+				i, ok := o.cg.callOf[instr]
+				if !ok || o.cg.kind[i] != plainCall {
+					continue
+				}
+				var must *bitset.BitSet
+				callees := o.callees(i)
+				for _, m2 := range callees {
+					if !may.IsSuperSet(o.mayExec[m2]) {
+						may = may.Union(o.mayExec[m2])
+					}
+					if !o.f.Analyzed(m2) {
+						must = o.empty
+					}
+					must = intersect(must, o.mustExec[m2])
+				}
+				if must != nil && !acq.IsSuperSet(must) {
+					acq = acq.Union(must)
+				}
+			}
+			if outMay[b.Index] == nil || !outMay[b.Index].Equal(may) || !outAcq[b.Index].Equal(acq) {
+				outMay[b.Index], outAcq[b.Index] = may, acq
+				changed = true
+			}
+			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				exit = intersect(exit, acq)
+			}
+		}
+	}
+	if exit == nil {
+		return o.empty // never returns
+	}
+	return exit
+}
+
+func union(a, b *bitset.BitSet) *bitset.BitSet {
+	if a == nil || b.IsSuperSet(a) {
+		return b
+	}
+	if a.IsSuperSet(b) {
+		return a
+	}
+	return a.Union(b)
+}
+
+func intersect(a, b *bitset.BitSet) *bitset.BitSet {
+	if a == nil {
+		return b
+	}
+	return a.Intersection(b)
+}
+
+// entries computes the sets at each function's entry over the call graph:
+// may is the union over callers, acq the intersection. Roots, inits,
+// goroutines, deferred calls, and functions without known callers start
+// with nothing acquired.
+func (o *Order) entries() {
+	f := o.f
+	nM := f.Size(pointsto.DomM)
+	type inEdge struct{ caller, site uint32 }
+	in := make([][]inEdge, nM)
+	noAcq := make([]bool, nM)
+	for _, t := range f.Tuples("entry") {
+		noAcq[t[0]] = true
+	}
+	for m, sites := range o.cg.sites {
+		for _, i := range sites {
+			for _, m2 := range o.callees(i) {
+				switch o.cg.kind[i] {
+				case plainCall:
+					in[m2] = append(in[m2], inEdge{uint32(m), i})
+				case deferCallKind:
+					in[m2] = append(in[m2], inEdge{uint32(m), i})
+					noAcq[m2] = true
+				case goCallKind:
+					noAcq[m2] = true
+				}
+			}
+		}
+	}
+	o.entryMay = make([]*bitset.BitSet, nM)
+	o.entryAcq = make([]*bitset.BitSet, nM)
+	for m := range nM {
+		o.entryMay[m] = o.empty
+		if noAcq[m] || len(in[m]) == 0 {
+			o.entryAcq[m] = o.empty
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for m := range nM {
+			may := o.entryMay[m]
+			var acq *bitset.BitSet
+			for _, e := range in[m] {
+				instr := o.f.Call(e.site)
+				if o.cg.kind[e.site] == deferCallKind {
+					may = union(may, o.entryMay[e.caller].Union(o.mayExec[e.caller]))
+				} else {
+					may = union(may, o.entryMay[e.caller].Union(o.localSet(o.localMay, instr)))
+				}
+				if !noAcq[m] && o.entryAcq[e.caller] != nil {
+					acq = intersect(acq, o.entryAcq[e.caller].Union(o.localSet(o.localAcq, instr)))
+				}
+			}
+			if !may.Equal(o.entryMay[m]) {
+				o.entryMay[m] = may
+				changed = true
+			}
+			if !noAcq[m] && acq != nil && (o.entryAcq[m] == nil || !acq.Equal(o.entryAcq[m])) {
+				o.entryAcq[m] = acq
+				changed = true
+			}
+		}
+	}
+	for m := range nM {
+		if o.entryAcq[m] == nil { // reached only from callers that are never reached
+			o.entryAcq[m] = o.empty
+		}
+	}
+}
+
+func (o *Order) localSet(sets map[ssa.Instruction]*bitset.BitSet, instr ssa.Instruction) *bitset.BitSet {
+	if s, ok := sets[instr]; ok {
+		return s
+	}
+	return o.empty
+}
+
+func (o *Order) funcOf(instr ssa.Instruction) uint32 {
+	m, _ := o.f.FuncID(instr.Parent())
+	return m
+}
+
+// may and acq are the sets of the dataflow at instr (see Order).
+func (o *Order) may(instr ssa.Instruction) *bitset.BitSet {
+	return o.entryMay[o.funcOf(instr)].Union(o.localSet(o.localMay, instr))
+}
+
+func (o *Order) acq(instr ssa.Instruction) *bitset.BitSet {
+	return o.entryAcq[o.funcOf(instr)].Union(o.localSet(o.localAcq, instr))
+}
+
+// closedBranch returns the block that a comma-ok receive enters when ok is
+// false (as range over a channel does when it ends), if that block has no
+// other way in: reaching it means the receive saw the channel closed.
+func closedBranch(instr ssa.Instruction) *ssa.BasicBlock {
+	recv, ok := instr.(*ssa.UnOp)
+	if !ok || !recv.CommaOk {
+		return nil
+	}
+	for _, ref := range *recv.Referrers() {
+		ext, ok := ref.(*ssa.Extract)
+		if !ok || ext.Index != 1 {
+			continue
+		}
+		for _, ref2 := range *ext.Referrers() {
+			if br, ok := ref2.(*ssa.If); ok && br.Cond == ext {
+				if b := br.Block().Succs[1]; len(b.Preds) == 1 {
+					return b
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// singleOnly reports whether only single goroutines run m.
+func (o *Order) singleOnly(m uint32) bool {
+	for _, g := range o.gs.Of(m) {
+		if !o.gs.List[g].Single {
+			return false
+		}
+	}
+	return true
+}
+
+// atomicObservations adds an acquire at each branch that an atomic
+// operation takes only when it read a value other than zero: a loop that
+// waits until Load returns a constant other than 0, a CompareAndSwap that
+// succeeds with an old value other than 0, an Add whose result minus the
+// delta is not 0. If the location starts at zero and is written only by
+// atomic operations, that value was stored by one of them, which is then
+// synchronized before the branch (the Go memory model on sync/atomic).
+func (o *Order) atomicObservations() {
+	f := o.f
+	notZero := map[uint32]bool{}
+	for t := range o.gs.Tuples("notZeroInit") {
+		notZero[t[0]] = true
+	}
+	cands := map[uint32][]uint32{}
+	for t := range o.gs.Tuples("atomicCand") {
+		cands[t[0]] = append(cands[t[0]], t[1])
+	}
+	writes := map[uint32]uint32{} // atomic write E -> event
+	for _, t := range f.Tuples("atomicAccess") {
+		e := t[0]
+		call, ok := f.Access(e).(*ssa.Call)
+		if !ok || notZero[e] || cands[e] == nil {
+			continue
+		}
+		b := observedBranch(call)
+		if b == nil {
+			continue
+		}
+		ev := uint32(len(o.events))
+		fn := o.funcOf(call)
+		o.events = append(o.events, event{kind: evObserved, instr: call, fn: fn, id: e, acquire: true})
+		o.blockEv[b] = append(o.blockEv[b], ev)
+		for _, w := range cands[e] {
+			if w == e && o.singleOnly(fn) {
+				continue // its own write is not what it read
+			}
+			wev, ok := writes[w]
+			if !ok {
+				wi := f.Access(w)
+				wev = o.addEvent(event{kind: evAtomicWrite, instr: wi, fn: o.funcOf(wi), id: w})
+				writes[w] = wev
+			}
+			o.events[ev].cands = append(o.events[ev].cands, wev)
+		}
+	}
+}
+
+// observedBranch returns the block that the code enters only when atomic
+// call read a value other than zero, if that block has no other way in.
+func observedBranch(call *ssa.Call) *ssa.BasicBlock {
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	name := callee.Name()
+	args := call.Call.Args
+	branch := func(cond ssa.Value, taken int) *ssa.BasicBlock {
+		for _, ref := range *cond.Referrers() {
+			if br, ok := ref.(*ssa.If); ok && br.Cond == cond {
+				if b := br.Block().Succs[taken]; len(b.Preds) == 1 {
+					return b
+				}
+			}
+		}
+		return nil
+	}
+	switch {
+	case strings.HasPrefix(name, "CompareAndSwap") && len(args) == 3:
+		// Success read the old value; failure read another one.
+		old, ok := args[1].(*ssa.Const)
+		if !ok || old.Value == nil || old.Value.Kind() != constant.Int {
+			return nil
+		}
+		taken := 0
+		if constant.Sign(old.Value) == 0 {
+			taken = 1
+		}
+		if b := branch(call, taken); b != nil {
+			return b
+		}
+		for _, ref := range *call.Referrers() {
+			if not, ok := ref.(*ssa.UnOp); ok && not.Op == token.NOT {
+				return branch(not, 1-taken)
+			}
+		}
+	case name == "Load" && isBool(call.Type()):
+		// atomic.Bool: the true branch read true, which only a Store, Swap
+		// or CompareAndSwap can have put there.
+		if b := branch(call, 0); b != nil {
+			return b
+		}
+		for _, ref := range *call.Referrers() {
+			if not, ok := ref.(*ssa.UnOp); ok && not.Op == token.NOT {
+				return branch(not, 1)
+			}
+		}
+	case strings.HasPrefix(name, "Load") || strings.HasPrefix(name, "Add"):
+		for _, ref := range *call.Referrers() {
+			cmp, ok := ref.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+				continue
+			}
+			c := cmp.Y
+			if c == ssa.Value(call) {
+				c = cmp.X
+			}
+			k, ok := c.(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+				continue
+			}
+			read := k.Value
+			if strings.HasPrefix(name, "Add") {
+				d, ok := args[len(args)-1].(*ssa.Const)
+				if !ok || d.Value == nil || d.Value.Kind() != constant.Int {
+					continue
+				}
+				read = constant.BinaryOp(read, token.SUB, d.Value)
+			}
+			if constant.Sign(read) == 0 {
+				continue
+			}
+			if cmp.Op == token.EQL {
+				return branch(cmp, 0)
+			}
+			return branch(cmp, 1)
+		}
+	}
+	return nil
+}
+
+// recovers reports whether a function that m defers may call recover, so
+// that m may return normally after a panic (through its Recover block).
+func (o *Order) recovers(m uint32) bool {
+	for _, i := range o.cg.sites[m] {
+		if o.cg.kind[i] != deferCallKind {
+			continue
+		}
+		for _, callee := range o.callees(i) {
+			fn := o.f.Func(callee)
+			if fn == nil {
+				continue
+			}
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if call, ok := instr.(*ssa.Call); ok {
+						if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "recover" {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}

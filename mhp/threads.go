@@ -1,0 +1,228 @@
+package mhp
+
+import (
+	_ "embed"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/chordgo/chordgo/datalog"
+	"github.com/chordgo/chordgo/pointsto"
+)
+
+//go:embed mhp.dl
+var rulesSource string
+
+var parseRules = datalog.Embedded("mhp.dl", rulesSource)
+
+// GoroutineKind says how a goroutine starts.
+type GoroutineKind uint8
+
+const (
+	RootGoroutine GoroutineKind = iota // a test, benchmark, example, TestMain or main.main
+	InitGoroutine                      // a package initializer: runs before every root of its programs
+	GoGoroutine                        // a go statement (or a callback the runtime calls later)
+)
+
+// A Goroutine is an abstract goroutine: a root, an init, or a go site in
+// the context of the function that executes it.
+type Goroutine struct {
+	Kind     GoroutineKind
+	Root     int          // index in Program.Roots (RootGoroutine)
+	Func     uint32       // the root or init function (RootGoroutine, InitGoroutine)
+	Site     uint32       // the go site (GoGoroutine)
+	Ctx      pointsto.Ctx // the context the go site runs in (GoGoroutine)
+	Programs []int        // the programs (Program.Roots[].Program) it may run in
+	Parents  []uint32     // the goroutines that may execute its go statement
+	// Single: at most one instance runs in an execution of the program.
+	Single bool
+}
+
+// Goroutines holds the abstract goroutines of a program and what they run.
+type Goroutines struct {
+	List  []Goroutine
+	funcs [][]uint32 // by M: the goroutines that may run it, sorted
+	desc  []*bitset.BitSet
+	db    *datalog.Database
+	count *counts
+}
+
+// Of returns the goroutines that may run function m.
+func (gs *Goroutines) Of(m uint32) []uint32 { return gs.funcs[m] }
+
+// Descends reports whether g2 is g or started (transitively) by g.
+func (gs *Goroutines) Descends(g, g2 uint32) bool { return gs.desc[g].Test(uint(g2)) }
+
+// SameProgram reports whether two goroutines may run in one process.
+func (gs *Goroutines) SameProgram(g1, g2 uint32) bool {
+	for _, p := range gs.List[g1].Programs {
+		if slices.Contains(gs.List[g2].Programs, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Tuples iterates over a relation of mhp.dl (threadReach, spawn, cand, ...).
+func (gs *Goroutines) Tuples(rel string) func(func([]uint32) bool) { return gs.db.Tuples(rel) }
+
+// FindGoroutines numbers the goroutines of r's program and runs mhp.dl.
+func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
+	f := r.Facts
+	prog, err := parseRules()
+	if err != nil {
+		return nil, err
+	}
+	gs := &Goroutines{funcs: make([][]uint32, f.Size(pointsto.DomM))}
+	var entries, spawns []uint32
+	byFunc := map[uint32]uint32{} // init function -> goroutine
+	for ri, root := range f.Prog.Roots {
+		for _, init := range root.Inits {
+			m, ok := f.FuncID(init)
+			if !ok {
+				continue
+			}
+			g, ok := byFunc[m]
+			if !ok {
+				g = uint32(len(gs.List))
+				byFunc[m] = g
+				gs.List = append(gs.List, Goroutine{Kind: InitGoroutine, Func: m})
+				entries = append(entries, g, pointsto.Epsilon, m)
+			}
+			if !slices.Contains(gs.List[g].Programs, root.Program) {
+				gs.List[g].Programs = append(gs.List[g].Programs, root.Program)
+			}
+		}
+		if m, ok := f.FuncID(root.Func); ok {
+			g := uint32(len(gs.List))
+			gs.List = append(gs.List, Goroutine{Kind: RootGoroutine, Root: ri, Func: m, Programs: []int{root.Program}})
+			entries = append(entries, g, pointsto.Epsilon, m)
+		}
+	}
+	goSite := goSites(f)
+	byGo := map[[2]uint32]uint32{} // (go site, context) -> goroutine
+	for t := range r.Tuples("callEdge") {
+		c, i, c2, m := t[0], t[1], t[2], t[3]
+		if !goSite.Test(uint(i)) {
+			continue
+		}
+		key := [2]uint32{i, c}
+		g, ok := byGo[key]
+		if !ok {
+			g = uint32(len(gs.List))
+			byGo[key] = g
+			gs.List = append(gs.List, Goroutine{Kind: GoGoroutine, Site: i, Ctx: c})
+			spawns = append(spawns, g, c, i)
+		}
+		entries = append(entries, g, c2, m)
+	}
+	db, err := r.Solve(prog, map[string][]uint32{
+		"threadEntry": entries, "spawnSite": spawns,
+		"recvKind":    {pointsto.ChanRecv},
+		"releaseKind": {pointsto.ChanSend, pointsto.ChanClose},
+		"sendKind":    {pointsto.ChanSend},
+		"waitKind":    {pointsto.SyncWaitGroupWait},
+		"doneKind":    {pointsto.SyncWaitGroupDone},
+	})
+	if err != nil {
+		return nil, err
+	}
+	gs.db = db
+	for t := range db.Tuples("threadFunc") {
+		gs.funcs[t[1]] = append(gs.funcs[t[1]], t[0])
+	}
+	for _, l := range gs.funcs {
+		slices.Sort(l)
+	}
+	n := uint(len(gs.List))
+	gs.desc = make([]*bitset.BitSet, n)
+	for g := range gs.desc {
+		gs.desc[g] = bitset.New(n).Set(uint(g))
+	}
+	for t := range db.Tuples("spawn") {
+		gs.List[t[1]].Parents = append(gs.List[t[1]].Parents, t[0])
+		gs.desc[t[0]].Set(uint(t[1]))
+	}
+	for changed := true; changed; {
+		changed = false
+		for g := range gs.desc {
+			before := gs.desc[g].Count()
+			for g2, ok := gs.desc[g].NextSet(0); ok; g2, ok = gs.desc[g].NextSet(g2 + 1) {
+				gs.desc[g].InPlaceUnion(gs.desc[g2])
+			}
+			changed = changed || gs.desc[g].Count() != before
+		}
+	}
+	// A goroutine runs in the programs of the goroutines that start it.
+	for g := range gs.List {
+		if gs.List[g].Kind != GoGoroutine {
+			for g2, ok := gs.desc[g].NextSet(0); ok; g2, ok = gs.desc[g].NextSet(g2 + 1) {
+				for _, p := range gs.List[g].Programs {
+					if !slices.Contains(gs.List[g2].Programs, p) {
+						gs.List[g2].Programs = append(gs.List[g2].Programs, p)
+					}
+				}
+			}
+		}
+	}
+	gs.count = countRuns(r)
+	for g := range gs.List {
+		gr := &gs.List[g]
+		slices.Sort(gr.Parents)
+		slices.Sort(gr.Programs)
+		switch gr.Kind {
+		case RootGoroutine, InitGoroutine:
+			gr.Single = true
+		case GoGoroutine:
+			gr.Single = gs.count.of(gr.Ctx, gs.count.callerOf[gr.Site]) <= 1 && !gs.count.inLoop(f.Call(gr.Site).Block())
+		}
+	}
+	return gs, nil
+}
+
+// goSites returns the go call sites (goCall).
+func goSites(f *pointsto.Facts) *bitset.BitSet {
+	s := bitset.New(uint(f.Size(pointsto.DomI)))
+	for _, t := range f.Tuples("goCall") {
+		s.Set(uint(t[0]))
+	}
+	return s
+}
+
+// sequential reports whether two goroutines never run at the same time
+// because the test runner or the runtime runs them one after the other:
+// inits run before every root and before the goroutines roots start;
+// tests run one after another (t.Parallel is not modeled yet, see doc.go).
+func (gs *Goroutines) sequential(g1, g2 uint32) bool {
+	k1, k2 := gs.List[g1].Kind, gs.List[g2].Kind
+	if k1 != GoGoroutine && k2 != GoGoroutine {
+		return g1 != g2
+	}
+	// An init against a goroutine that no init starts.
+	for _, p := range [2][2]uint32{{g1, g2}, {g2, g1}} {
+		if gs.List[p[0]].Kind == InitGoroutine && !gs.fromInit(p[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (gs *Goroutines) fromInit(g uint32) bool {
+	for i, gr := range gs.List {
+		if gr.Kind == InitGoroutine && gs.desc[i].Test(uint(g)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Roots returns the root goroutines (roots and inits) that g descends
+// from, sorted.
+func (gs *Goroutines) Roots(g uint32) []uint32 {
+	var out []uint32
+	for r, gr := range gs.List {
+		if gr.Kind != GoGoroutine && gs.desc[r].Test(uint(g)) {
+			out = append(out, uint32(r))
+		}
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package pointsto
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/chordgo/chordgo/datalog"
+)
+
+// Solve runs a later stage's rules over this result: the program's input
+// relations get the base relations and kobj.dl's relations of their names
+// (AddTo), then the relations in inputs, which the stage computes in Go.
+func (r *Result) Solve(prog *datalog.Program, inputs map[string][]uint32) (*datalog.Database, error) {
+	db := datalog.NewDatabase(prog)
+	if err := r.AddTo(db); err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		if err := db.AddFlat(name, inputs[name]); err != nil {
+			return nil, fmt.Errorf("pointsto: stage input: %w", err)
+		}
+	}
+	if _, err := db.Run(); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// AddTo adds to db, for each input relation of db's program, the tuples of
+// the base relation or the result relation (of kobj.dl) of that name: the
+// next stages' rule files read them by the names doc.go and kobj.dl give.
+func (r *Result) AddTo(db *datalog.Database) error {
+	for _, rel := range db.Program().Relations {
+		if !rel.Input {
+			continue
+		}
+		var data []uint32
+		if r.Facts.Columns(rel.Name) != nil {
+			_, data = r.Facts.Flat(rel.Name)
+		} else {
+			for t := range r.db.Tuples(rel.Name) {
+				data = append(data, t...)
+			}
+		}
+		if err := db.AddFlat(rel.Name, data); err != nil {
+			return fmt.Errorf("pointsto: %w", err)
+		}
+	}
+	return nil
+}

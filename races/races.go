@@ -1,0 +1,520 @@
+package races
+
+import (
+	"cmp"
+	_ "embed"
+	"fmt"
+	"go/constant"
+	"go/token"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/chordgo/chordgo/condmustnot"
+	"github.com/chordgo/chordgo/datalog"
+	"github.com/chordgo/chordgo/escape"
+	"github.com/chordgo/chordgo/mhp"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+//go:embed races.dl
+var rulesSource string
+
+var parseRules = datalog.Embedded("races.dl", rulesSource)
+
+// Options turn stages of the funnel off, for diagnosis, and widen the
+// report.
+type Options struct {
+	NoEscape bool // keep pairs on objects that do not escape
+	NoMHP    bool // keep pairs ordered by happens-before
+	NoLocks  bool // keep pairs protected by a common lock
+	Std      bool // report races whose accesses are all outside the analyzed packages
+}
+
+// An Access is one side of a race.
+type Access struct {
+	E          uint32   // the access (pointsto E id)
+	Write      bool     // writes the location (or one of them) it races on
+	Atomic     bool     // a sync/atomic operation
+	Goroutines []uint32 // the goroutines (mhp) in which it races, sorted
+}
+
+// A Race is a pair of accesses that may touch one location at the same
+// time, at least one of them a write, not both atomic.
+type Race struct {
+	Accesses  [2]Access      // ordered by E id
+	Locations []pointsto.Ctx // the abstract locations both may touch, sorted
+	Pairs     [][2]uint32    // the goroutines (mhp) of the two accesses that may race, sorted
+}
+
+// Stats counts the access pairs left after each stage (Naik's Table 2.4)
+// and the time each stage took.
+type Stats struct {
+	Original, Aliasing, Escaping, Parallel, Unlocked int
+	Times                                            map[string]time.Duration
+}
+
+// Result is the outcome of the funnel.
+type Result struct {
+	Races      []Race
+	Stats      Stats
+	Goroutines *mhp.Goroutines
+	Order      *mhp.Order
+	Locks      *condmustnot.Locksets
+}
+
+// Find runs the funnel over the points-to result r.
+func Find(r *pointsto.Result, opts Options) (*Result, error) {
+	f := r.Facts
+	res := &Result{Stats: Stats{Times: map[string]time.Duration{}}}
+	stage := func(name string, start time.Time) { res.Stats.Times[name] += time.Since(start) }
+
+	start := time.Now()
+	gs, err := mhp.FindGoroutines(r)
+	if err != nil {
+		return nil, err
+	}
+	res.Goroutines = gs
+	stage("goroutines", start)
+
+	start = time.Now()
+	acc := classify(f, opts.Std)
+	locs, err := accessLocations(r, gs, acc)
+	if err != nil {
+		return nil, err
+	}
+	stage("accesses", start)
+
+	start = time.Now()
+	acc.resliced = resliced(r)
+	pairs := aliasing(locs, acc)
+	res.Stats.Original = originalPairs(r, locs, acc)
+	res.Stats.Aliasing = countPairs(pairs)
+	stage("aliasing", start)
+
+	start = time.Now()
+	if !opts.NoEscape {
+		esc, err := escape.Escaping(r)
+		if err != nil {
+			return nil, err
+		}
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !esc.Test(uint(p.o)) })
+	}
+	res.Stats.Escaping = countPairs(pairs)
+	stage("escaping", start)
+
+	start = time.Now()
+	cg := r.CallGraph()
+	callees := func(i uint32) []uint32 { return cg[i] }
+	order := mhp.NewOrder(r, gs, callees)
+	res.Order = order
+	if !opts.NoMHP {
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool {
+			return order.Ordered(f.Access(p.e[0]), p.g[0], f.Access(p.e[1]), p.g[1])
+		})
+	}
+	res.Stats.Parallel = countPairs(pairs)
+	stage("parallel", start)
+
+	start = time.Now()
+	locks := condmustnot.Compute(f, r)
+	res.Locks = locks
+	if !opts.NoLocks {
+		unique := gs.Unique(r)
+		protected, err := condmustnot.Prove(locks, func(o pointsto.Ctx) bool { return unique.Test(uint(o)) }, accessPairs(pairs))
+		if err != nil {
+			return nil, err
+		}
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return protected[p.e] })
+	}
+	res.Stats.Unlocked = countPairs(pairs)
+	stage("unlocked", start)
+
+	res.Races = group(pairs, acc)
+	return res, nil
+}
+
+// accessInfo classifies the accesses.
+type accessInfo struct {
+	read, write, atomic *bitset.BitSet
+	analyzed, other     *bitset.BitSet   // see races.dl
+	index               map[uint32]int64 // element accesses at a constant index
+	resliced            *bitset.BitSet   // element locations that a slice may reach at an offset
+}
+
+// classify sorts accesses into those of the analyzed packages, the others
+// that may race with them, and the ones that never take part: accesses in
+// the synchronization primitives and the runtime, which are modeled by
+// their documented semantics (DESIGN.md section 4), and channel operations.
+func classify(f *pointsto.Facts, std bool) *accessInfo {
+	n := uint(f.Size(pointsto.DomE))
+	acc := &accessInfo{read: bitset.New(n), write: bitset.New(n), atomic: bitset.New(n), analyzed: bitset.New(n), other: bitset.New(n),
+		index: map[uint32]int64{}}
+	for _, rel := range []struct {
+		name string
+		set  *bitset.BitSet
+	}{{"read", acc.read}, {"mapRead", acc.read}, {"write", acc.write}, {"mapWrite", acc.write}, {"atomicAccess", acc.atomic}} {
+		for _, t := range f.Tuples(rel.name) {
+			rel.set.Set(uint(t[0]))
+		}
+	}
+	for _, t := range f.Tuples("accessFunc") {
+		e, fn := t[0], f.Func(t[1])
+		if !acc.read.Test(uint(e)) && !acc.write.Test(uint(e)) {
+			continue
+		}
+		if fn == nil || fn.Pkg == nil {
+			acc.other.Set(uint(e))
+			continue
+		}
+		if instr := f.Access(e); resultReassign(instr) || beforeEscape(instr) {
+			continue
+		}
+		if i, ok := constIndex(f.Access(e)); ok {
+			acc.index[e] = i
+		}
+		pkg := f.Prog.PackageOf(fn.Pkg.Pkg)
+		switch {
+		case pkg != nil && pkg.Initial && pkg.Module != "" || std && !modeled(fn.Pkg.Pkg.Path()):
+			acc.analyzed.Set(uint(e))
+		case !modeled(fn.Pkg.Pkg.Path()):
+			acc.other.Set(uint(e))
+		}
+	}
+	return acc
+}
+
+// resultReassign reports whether instr is the store of `*x = *x` that
+// go/ssa emits for `return x` with a named result x that lives on the heap:
+// the source writes nothing there, and neither does compiled code.
+func resultReassign(instr ssa.Instruction) bool {
+	st, ok := instr.(*ssa.Store)
+	if !ok {
+		return false
+	}
+	ld, ok := st.Val.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL || ld.X != st.Addr {
+		return false
+	}
+	instrs := st.Block().Instrs
+	i := slices.Index(instrs, instr)
+	ret, ok := instrs[len(instrs)-1].(*ssa.Return)
+	return i > 0 && instrs[i-1] == ld && ok && ret.Pos() == st.Pos()
+}
+
+// beforeEscape reports whether instr loads or stores a variable that was
+// just allocated, in the same block, before anything else used it: no
+// other goroutine can reach that object yet. Another goroutine gets it only
+// through something that happens later in this goroutine (a go statement,
+// a send, a store of its address): either that publication orders instr
+// before the other goroutine's access, or the publication itself races
+// and is reported. This keeps the per-iteration copies of loop variables
+// (for i := range n { go func() { use(i) }() }), which one abstract object
+// stands for, from racing with the goroutines of earlier iterations.
+func beforeEscape(instr ssa.Instruction) bool {
+	var addr ssa.Value
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		addr = instr.Addr
+	case *ssa.UnOp:
+		addr = instr.X
+	}
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok || alloc.Block() != instr.Block() {
+		return false
+	}
+	var ops []*ssa.Value
+	for _, x := range alloc.Block().Instrs[slices.Index(alloc.Block().Instrs, ssa.Instruction(alloc))+1:] {
+		if x == instr {
+			return true
+		}
+		switch x := x.(type) {
+		case *ssa.Store:
+			if x.Addr == alloc && x.Val != alloc {
+				continue
+			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL && x.X == alloc {
+				continue
+			}
+		case *ssa.DebugRef:
+			continue
+		}
+		for _, op := range x.Operands(ops[:0]) {
+			if *op == alloc {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// modeled reports whether a package's accesses are left out: it implements
+// synchronization (modeled by its documented semantics) or is the runtime.
+func modeled(path string) bool {
+	switch path {
+	case "sync", "sync/atomic", "internal/sync", "runtime", "internal/race":
+		return true
+	}
+	return strings.HasPrefix(path, "internal/runtime/") || strings.HasPrefix(path, "runtime/internal/")
+}
+
+// constIndex returns the index of a load or store of one array or slice
+// element at a constant index.
+func constIndex(instr ssa.Instruction) (int64, bool) {
+	var addr ssa.Value
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		addr = instr.Addr
+	case *ssa.UnOp:
+		if instr.Op != token.MUL {
+			return 0, false
+		}
+		addr = instr.X
+	default:
+		return 0, false
+	}
+	ia, ok := addr.(*ssa.IndexAddr)
+	if !ok {
+		return 0, false
+	}
+	c, ok := ia.Index.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return 0, false
+	}
+	i, ok := constant.Int64Val(c.Value)
+	return i, ok
+}
+
+// distinctElements reports whether two accesses touch elements at distinct
+// constant indices: of one array they are distinct memory.
+func (acc *accessInfo) distinctElements(e1, e2 uint32) bool {
+	i1, ok1 := acc.index[e1]
+	i2, ok2 := acc.index[e2]
+	return ok1 && ok2 && i1 != i2
+}
+
+// resliced returns the element locations ([*] sub-objects) of the arrays
+// that some slicing with a lower bound other than 0 may apply to: index i of
+// such a slice is another index of the array, so constant indices do not
+// tell elements apart there.
+func resliced(r *pointsto.Result) *bitset.BitSet {
+	f := r.Facts
+	ids := map[ssa.Value]uint32{}
+	for v := range f.Size(pointsto.DomV) {
+		ids[f.Value(uint32(v))] = uint32(v)
+	}
+	offset := map[uint32]bool{}
+	for v := range f.Size(pointsto.DomV) {
+		sl, ok := f.Value(uint32(v)).(*ssa.Slice)
+		if !ok || sl.Low == nil {
+			continue
+		}
+		if c, ok := sl.Low.(*ssa.Const); ok && c.Value != nil && constant.Sign(c.Value) == 0 {
+			continue
+		}
+		if x, ok := ids[sl.X]; ok {
+			offset[x] = true
+		}
+	}
+	arrays := bitset.New(uint(r.Contexts.Len()))
+	for t := range r.Tuples("pt") {
+		if offset[t[1]] {
+			arrays.Set(uint(t[2]))
+		}
+	}
+	out := bitset.New(uint(r.Contexts.Len()))
+	for t := range r.Tuples("subObj") {
+		if t[1] == pointsto.FieldElem && arrays.Test(uint(t[0])) {
+			out.Set(uint(t[2]))
+		}
+	}
+	return out
+}
+
+// location is an access by a goroutine to an abstract location.
+type location struct {
+	e, g  uint32
+	write bool
+}
+
+func accessLocations(r *pointsto.Result, gs *mhp.Goroutines, acc *accessInfo) (map[pointsto.Ctx][]location, error) {
+	prog, err := parseRules()
+	if err != nil {
+		return nil, err
+	}
+	var reach []uint32
+	for t := range gs.Tuples("threadReach") {
+		reach = append(reach, t...)
+	}
+	db, err := r.Solve(prog, map[string][]uint32{
+		"threadReach": reach, "analyzed": members(acc.analyzed), "other": members(acc.other),
+	})
+	if err != nil {
+		return nil, err
+	}
+	locs := map[pointsto.Ctx][]location{}
+	for t := range db.Tuples("accessLoc") {
+		locs[t[2]] = append(locs[t[2]], location{t[0], t[1], t[3] == 1})
+	}
+	return locs, nil
+}
+
+func members(s *bitset.BitSet) []uint32 {
+	out := make([]uint32, 0, s.Count())
+	for i, ok := s.NextSet(0); ok; i, ok = s.NextSet(i + 1) {
+		out = append(out, uint32(i))
+	}
+	return out
+}
+
+// pair is two accesses, by two goroutines, to location o.
+type pair struct {
+	e     [2]uint32
+	g     [2]uint32
+	write [2]bool
+	o     pointsto.Ctx
+}
+
+// aliasing gives the pairs of accesses that may touch the same location,
+// at least one a write, not both atomic, at least one analyzed.
+func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo) []pair {
+	var pairs []pair
+	objs := make([]pointsto.Ctx, 0, len(locs))
+	for o := range locs {
+		objs = append(objs, o)
+	}
+	slices.Sort(objs)
+	for _, o := range objs {
+		l := locs[o]
+		slices.SortFunc(l, func(a, b location) int {
+			return cmp.Or(cmp.Compare(a.e, b.e), cmp.Compare(a.g, b.g), boolCompare(a.write, b.write))
+		})
+		for i, x := range l {
+			for _, y := range l[i:] {
+				if !x.write && !y.write ||
+					acc.atomic.Test(uint(x.e)) && acc.atomic.Test(uint(y.e)) ||
+					!acc.analyzed.Test(uint(x.e)) && !acc.analyzed.Test(uint(y.e)) ||
+					!acc.resliced.Test(uint(o)) && acc.distinctElements(x.e, y.e) {
+					continue
+				}
+				pairs = append(pairs, pair{e: [2]uint32{x.e, y.e}, g: [2]uint32{x.g, y.g}, write: [2]bool{x.write, y.write}, o: o})
+			}
+		}
+	}
+	return pairs
+}
+
+func boolCompare(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// countPairs counts the distinct access pairs.
+func countPairs(pairs []pair) int {
+	seen := map[[2]uint32]bool{}
+	for _, p := range pairs {
+		seen[p.e] = true
+	}
+	return len(seen)
+}
+
+func accessPairs(pairs []pair) [][2]uint32 {
+	seen := map[[2]uint32]bool{}
+	var out [][2]uint32
+	for _, p := range pairs {
+		if !seen[p.e] {
+			seen[p.e] = true
+			out = append(out, p.e)
+		}
+	}
+	return out
+}
+
+// originalPairs counts the pairs of accesses to the same field (or
+// element, map contents, global, type of object) of any objects, at least
+// one a write: Chord's original pairs, before aliasing asks for the same
+// object.
+func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location, acc *accessInfo) int {
+	f := r.Facts
+	byField := map[string]map[uint32]bool{} // key -> access -> writes
+	for o, l := range locs {
+		site := f.Site(r.Contexts.Site(o))
+		var key string
+		switch site.Kind {
+		case pointsto.SiteSub:
+			key = fmt.Sprint("field ", site.Field)
+		case pointsto.SiteGlobal:
+			key = fmt.Sprint("global ", r.Contexts.Site(o))
+		default:
+			key = "object " + site.Type.String()
+		}
+		if byField[key] == nil {
+			byField[key] = map[uint32]bool{}
+		}
+		for _, x := range l {
+			byField[key][x.e] = byField[key][x.e] || x.write
+		}
+	}
+	n := 0
+	for _, es := range byField {
+		total, writes := len(es), 0
+		for _, w := range es {
+			if w {
+				writes++
+			}
+		}
+		reads := total - writes
+		n += total*(total+1)/2 - reads*(reads+1)/2
+	}
+	return n
+}
+
+// group turns the remaining pairs into races, one per access pair.
+func group(pairs []pair, acc *accessInfo) []Race {
+	byPair := map[[2]uint32]*Race{}
+	var keys [][2]uint32
+	for _, p := range pairs {
+		race := byPair[p.e]
+		if race == nil {
+			race = &Race{}
+			for k := range 2 {
+				e := p.e[k]
+				race.Accesses[k] = Access{E: e, Atomic: acc.atomic.Test(uint(e))}
+			}
+			byPair[p.e] = race
+			keys = append(keys, p.e)
+		}
+		for k := range 2 {
+			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
+			if !slices.Contains(race.Accesses[k].Goroutines, p.g[k]) {
+				race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, p.g[k])
+			}
+		}
+		if !slices.Contains(race.Pairs, p.g) {
+			race.Pairs = append(race.Pairs, p.g)
+		}
+		if !slices.Contains(race.Locations, p.o) {
+			race.Locations = append(race.Locations, p.o)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]uint32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	out := make([]Race, 0, len(keys))
+	for _, k := range keys {
+		race := byPair[k]
+		for i := range race.Accesses {
+			slices.Sort(race.Accesses[i].Goroutines)
+		}
+		slices.Sort(race.Locations)
+		slices.SortFunc(race.Pairs, func(a, b [2]uint32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+		out = append(out, *race)
+	}
+	return out
+}
