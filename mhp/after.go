@@ -64,6 +64,12 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	threads := o.gs.Of(ev.fn)
 	all := len(threads) > 0
 	for _, t := range threads {
+		// A go statement run by a goroutine it (transitively) starts runs
+		// after the run that started that goroutine: by induction on time,
+		// after x if every other run is.
+		if ev.kind == evGo && o.startedBy(t, id) {
+			continue
+		}
 		if !s.W.Test(uint(t)) && !(t == g && single && !may.Test(uint(id))) {
 			all = false
 			break
@@ -90,6 +96,17 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 		partners++
 	}
 	return partners > 0
+}
+
+// startedBy reports whether goroutine t descends from a goroutine that go
+// statement event id starts.
+func (o *Order) startedBy(t, id uint32) bool {
+	for _, g2 := range o.spawned[id] {
+		if o.gs.Descends(g2, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // basicAfter is what happens after acquire id without matching partners,

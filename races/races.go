@@ -139,9 +139,10 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 // accessInfo classifies the accesses.
 type accessInfo struct {
 	read, write, atomic *bitset.BitSet
-	analyzed, other     *bitset.BitSet   // see races.dl
-	index               map[uint32]int64 // element accesses at a constant index
-	resliced            *bitset.BitSet   // element locations that a slice may reach at an offset
+	analyzed, other     *bitset.BitSet       // see races.dl
+	index               map[uint32]int64     // element accesses at a constant index
+	allocatedBy         map[uint32]ssa.Value // accesses to an object through the instruction that allocated it
+	resliced            *bitset.BitSet       // element locations that a slice may reach at an offset
 }
 
 // classify sorts accesses into those of the analyzed packages, the others
@@ -151,7 +152,7 @@ type accessInfo struct {
 func classify(f *pointsto.Facts, std bool) *accessInfo {
 	n := uint(f.Size(pointsto.DomE))
 	acc := &accessInfo{read: bitset.New(n), write: bitset.New(n), atomic: bitset.New(n), analyzed: bitset.New(n), other: bitset.New(n),
-		index: map[uint32]int64{}}
+		index: map[uint32]int64{}, allocatedBy: map[uint32]ssa.Value{}}
 	for _, rel := range []struct {
 		name string
 		set  *bitset.BitSet
@@ -174,6 +175,9 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		}
 		if i, ok := constIndex(f.Access(e)); ok {
 			acc.index[e] = i
+		}
+		if a := allocation(f.Access(e)); a != nil {
+			acc.allocatedBy[e] = a
 		}
 		pkg := f.Prog.PackageOf(fn.Pkg.Pkg)
 		switch {
@@ -334,6 +338,46 @@ func resliced(r *pointsto.Result) *bitset.BitSet {
 	return out
 }
 
+// allocation returns the allocating instruction (new, make, a composite
+// literal) whose own result, or a field or element address of it, is the
+// address instr loads from or stores to, if any.
+func allocation(instr ssa.Instruction) ssa.Value {
+	var addr ssa.Value
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		addr = instr.Addr
+	case *ssa.UnOp:
+		if instr.Op != token.MUL {
+			return nil
+		}
+		addr = instr.X
+	default:
+		return nil
+	}
+	for {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
+			return a
+		default:
+			return nil
+		}
+	}
+}
+
+// sameActivationObject reports whether both accesses reach their object
+// through the result of one allocating instruction. Such a value names the
+// object its own activation allocated, and two goroutines never share an
+// activation: two different goroutines touch two different objects.
+func (acc *accessInfo) sameActivationObject(e1, e2 uint32) bool {
+	a1, ok1 := acc.allocatedBy[e1]
+	a2, ok2 := acc.allocatedBy[e2]
+	return ok1 && ok2 && a1 == a2
+}
+
 // location is an access by a goroutine to an abstract location.
 type location struct {
 	e, g  uint32
@@ -397,7 +441,8 @@ func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo) []pair {
 				if !x.write && !y.write ||
 					acc.atomic.Test(uint(x.e)) && acc.atomic.Test(uint(y.e)) ||
 					!acc.analyzed.Test(uint(x.e)) && !acc.analyzed.Test(uint(y.e)) ||
-					!acc.resliced.Test(uint(o)) && acc.distinctElements(x.e, y.e) {
+					!acc.resliced.Test(uint(o)) && acc.distinctElements(x.e, y.e) ||
+					acc.sameActivationObject(x.e, y.e) {
 					continue
 				}
 				pairs = append(pairs, pair{e: [2]uint32{x.e, y.e}, g: [2]uint32{x.g, y.g}, write: [2]bool{x.write, y.write}, o: o})
