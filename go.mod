@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/dominikbraun/graph v0.23.0
 	golang.org/x/tools v0.52.0
 )

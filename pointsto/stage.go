@@ -49,3 +49,16 @@ func (r *Result) AddTo(db *datalog.Database) error {
 	}
 	return nil
 }
+
+// CallGraph returns the context-insensitive pass's call graph: for each
+// call site, the functions it may call, sorted. It bounds the call graph of
+// every Run.
+func (a *Analyzer) CallGraph() map[uint32][]uint32 {
+	cg := map[uint32][]uint32{}
+	for i, callees := range a.ci.callees {
+		if len(callees) > 0 {
+			cg[uint32(i)] = slices.Clone(callees)
+		}
+	}
+	return cg
+}

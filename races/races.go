@@ -225,29 +225,54 @@ func beforeEscape(instr ssa.Instruction) bool {
 	case *ssa.UnOp:
 		addr = instr.X
 	}
-	alloc, ok := addr.(*ssa.Alloc)
+	base := addr
+	for {
+		switch a := base.(type) {
+		case *ssa.FieldAddr:
+			base = a.X
+			continue
+		case *ssa.IndexAddr:
+			base = a.X
+			continue
+		}
+		break
+	}
+	alloc, ok := base.(*ssa.Alloc)
 	if !ok || alloc.Block() != instr.Block() {
 		return false
 	}
+	// derived: the object's address and addresses inside it, used so far
+	// only to load and store.
+	derived := map[ssa.Value]bool{alloc: true}
 	var ops []*ssa.Value
 	for _, x := range alloc.Block().Instrs[slices.Index(alloc.Block().Instrs, ssa.Instruction(alloc))+1:] {
 		if x == instr {
-			return true
+			return derived[addr]
 		}
 		switch x := x.(type) {
+		case *ssa.FieldAddr:
+			if derived[x.X] {
+				derived[x] = true
+				continue
+			}
+		case *ssa.IndexAddr:
+			if derived[x.X] {
+				derived[x] = true
+				continue
+			}
 		case *ssa.Store:
-			if x.Addr == alloc && x.Val != alloc {
+			if derived[x.Addr] && !derived[x.Val] {
 				continue
 			}
 		case *ssa.UnOp:
-			if x.Op == token.MUL && x.X == alloc {
+			if x.Op == token.MUL && derived[x.X] {
 				continue
 			}
 		case *ssa.DebugRef:
 			continue
 		}
 		for _, op := range x.Operands(ops[:0]) {
-			if *op == alloc {
+			if derived[*op] {
 				return false
 			}
 		}

@@ -6,8 +6,10 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
 	"github.com/chordgo/chordgo/races"
@@ -69,6 +71,39 @@ type Stats struct {
 	Pairs   Pairs              `json:"pairs"`
 	Seconds map[string]float64 `json:"seconds"`
 	Sizes   map[string]int     `json:"sizes"`
+	Demand  *Demand            `json:"demand,omitempty"`
+}
+
+// Demand is the demand loop's record (Naik's Tables 4.3-4.5): per
+// iteration, the size of A, the race pairs and the time; for the last
+// Sigma, the allocation sites per k.
+type Demand struct {
+	Iterations int            `json:"iterations"`
+	SitesByK   map[string]int `json:"sitesByK"`
+	Contexts   []int          `json:"contexts"`
+	Estimates  []string       `json:"estimates"`
+	RacePairs  []int          `json:"racePairs"`
+	Seconds    []float64      `json:"seconds"`
+	Capped     []string       `json:"capped,omitempty"` // sites whose k stayed below what the loop asked, for -max-contexts
+}
+
+// DemandStats describes the demand loop's iterations.
+func DemandStats(dr *demand.Result) *Demand {
+	d := &Demand{Iterations: len(dr.Iterations), SitesByK: map[string]int{}}
+	for _, it := range dr.Iterations {
+		d.Contexts = append(d.Contexts, it.Contexts)
+		d.Estimates = append(d.Estimates, it.Estimate)
+		d.RacePairs = append(d.RacePairs, it.RacePairs)
+		d.Seconds = append(d.Seconds, it.Seconds)
+	}
+	for k, n := range dr.Iterations[len(dr.Iterations)-1].SitesByK {
+		d.SitesByK[strconv.Itoa(k)] = n
+	}
+	f := dr.PointsTo.Facts
+	for _, h := range dr.Capped {
+		d.Capped = append(d.Capped, f.SiteDesc(h))
+	}
+	return d
 }
 
 // Pairs counts access pairs after each stage of the funnel.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -76,7 +78,28 @@ func (rep *Report) WriteStats(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{"load", "ssa", "facts", "pointsto-ci", "pointsto", "goroutines", "accesses", "aliasing", "escaping", "parallel", "unlocked", "report"} {
+	if d := rep.Stats.Demand; d != nil {
+		for i := range d.Iterations {
+			if _, err := fmt.Fprintf(w, "demand iteration %d: contexts %d (estimate %s), race pairs %d, %.3fs\n",
+				i+1, d.Contexts[i], d.Estimates[i], d.RacePairs[i], d.Seconds[i]); err != nil {
+				return err
+			}
+		}
+		ks := slices.Sorted(maps.Keys(d.SitesByK))
+		var parts []string
+		for _, k := range ks {
+			parts = append(parts, fmt.Sprintf("k=%s: %d", k, d.SitesByK[k]))
+		}
+		if _, err := fmt.Fprintf(w, "sites by k: %s\n", strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+		for _, c := range d.Capped {
+			if _, err := fmt.Fprintf(w, "k not raised (-max-contexts): %s\n", c); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range []string{"load", "ssa", "facts", "pointsto-ci", "goroutines", "accesses", "aliasing", "escaping", "parallel", "unlocked", "report"} {
 		if s, ok := rep.Stats.Seconds[name]; ok {
 			if _, err := fmt.Fprintf(w, "time %-12s %7.3fs\n", name, s); err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/pointsto"
 	"github.com/chordgo/chordgo/races"
 	"github.com/chordgo/chordgo/reports"
@@ -23,6 +24,9 @@ func runCheck(args []string) int {
 	noEscape := fs.Bool("escape", true, "drop pairs on objects that no other goroutine can reach (false: keep them, for diagnosis)")
 	noMHP := fs.Bool("mhp", true, "drop pairs ordered by happens-before (false: keep them, for diagnosis)")
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
+	k := fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)")
+	onDemand := fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)")
+	maxContexts := fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
@@ -57,21 +61,19 @@ func runCheck(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	t = time.Now()
-	r, err := a.Run(pointsto.NewSigma())
-	if err != nil {
-		return fail(err)
-	}
-	ptTime := time.Since(t)
-	res, err := races.Find(r, races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks, Std: *std})
+	dr, err := demand.Run(a, demand.Options{
+		K: *k, Once: !*onDemand, MaxContexts: *maxContexts,
+		Races: races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks, Std: *std},
+	})
 	if err != nil {
 		return fail(err)
 	}
 	t = time.Now()
-	rep := reports.Build(r, res)
+	rep := reports.Build(dr.PointsTo, dr.Races)
+	rep.Stats.Demand = reports.DemandStats(dr)
 	for name, d := range map[string]time.Duration{
 		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
-		"pointsto-ci": a.CITime, "pointsto": ptTime, "report": time.Since(t),
+		"pointsto-ci": a.CITime, "report": time.Since(t),
 	} {
 		rep.Stats.Seconds[name] = d.Seconds()
 	}

@@ -1,0 +1,27 @@
+// Package demand raises k per allocation site on demand until false races
+// stop falling away: the loop of Naik's thesis, chapter 4 (Figure 4.8,
+// Tables 4.2-4.5).
+//
+// It takes a [pointsto.Analyzer] (loading, SSA, facts and the
+// context-insensitive pass, which do not depend on Sigma and are computed
+// once) and gives the last run's points-to and races, the final Sigma, and
+// per iteration the sites per k value (Table 4.3), the estimated and the
+// enumerated size of the set A of abstract contexts and objects (Table
+// 4.4), the race pairs (Table 4.5) and the time.
+//
+// Each iteration runs k-object-sensitive points-to under Sigma and the race
+// funnel. The abstract objects of the remaining races (the object of each
+// race's location) that were not refined before and whose context does not
+// repeat a site give the next Sigma: every site in the object, allocation
+// sites and the call sites that Go's hybrid contexts hold (DESIGN.md,
+// section 3), gets k = the object's length + 1. The loop stops when Sigma
+// does not change.
+//
+// Before each run, an estimate of |A| bounds the cost: a function has at
+// most as many contexts of length n as the sum over its call sites of
+// their callers' contexts of length n-1, and an allocation site with k has
+// as many objects as its function has contexts of length k-1. The counts
+// grow exponentially, so they are exact decimals
+// (github.com/cockroachdb/apd). Raises that take the estimate past
+// Options.MaxContexts are undone, site by site, and reported (Capped).
+package demand
