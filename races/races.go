@@ -140,7 +140,7 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 type accessInfo struct {
 	read, write, atomic *bitset.BitSet
 	analyzed, other     *bitset.BitSet       // see races.dl
-	index               map[uint32]int64     // element accesses at a constant index
+	elems               map[elemKey][2]int64 // the elements [lo, hi) an access reads or writes, where constant
 	allocatedBy         map[uint32]ssa.Value // accesses to an object through the instruction that allocated it
 	resliced            *bitset.BitSet       // element locations that a slice may reach at an offset
 }
@@ -152,7 +152,7 @@ type accessInfo struct {
 func classify(f *pointsto.Facts, std bool) *accessInfo {
 	n := uint(f.Size(pointsto.DomE))
 	acc := &accessInfo{read: bitset.New(n), write: bitset.New(n), atomic: bitset.New(n), analyzed: bitset.New(n), other: bitset.New(n),
-		index: map[uint32]int64{}, allocatedBy: map[uint32]ssa.Value{}}
+		elems: map[elemKey][2]int64{}, allocatedBy: map[uint32]ssa.Value{}}
 	for _, rel := range []struct {
 		name string
 		set  *bitset.BitSet
@@ -173,8 +173,10 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		if instr := f.Access(e); resultReassign(instr) || beforeEscape(instr) {
 			continue
 		}
-		if i, ok := constIndex(f.Access(e)); ok {
-			acc.index[e] = i
+		for _, write := range []bool{false, true} {
+			if lo, hi, ok := elemRange(f.Access(e), write); ok {
+				acc.elems[elemKey{e, write}] = [2]int64{lo, hi}
+			}
 		}
 		if a := allocation(f.Access(e)); a != nil {
 			acc.allocatedBy[e] = a
@@ -290,39 +292,78 @@ func modeled(path string) bool {
 	return strings.HasPrefix(path, "internal/runtime/") || strings.HasPrefix(path, "runtime/internal/")
 }
 
-// constIndex returns the index of a load or store of one array or slice
-// element at a constant index.
-func constIndex(instr ssa.Instruction) (int64, bool) {
-	var addr ssa.Value
-	switch instr := instr.(type) {
-	case *ssa.Store:
-		addr = instr.Addr
-	case *ssa.UnOp:
-		if instr.Op != token.MUL {
-			return 0, false
-		}
-		addr = instr.X
-	default:
-		return 0, false
-	}
-	ia, ok := addr.(*ssa.IndexAddr)
-	if !ok {
-		return 0, false
-	}
-	c, ok := ia.Index.(*ssa.Const)
-	if !ok || c.Value == nil {
-		return 0, false
-	}
-	i, ok := constant.Int64Val(c.Value)
-	return i, ok
+type elemKey struct {
+	e     uint32
+	write bool
 }
 
-// distinctElements reports whether two accesses touch elements at distinct
-// constant indices: of one array they are distinct memory.
-func (acc *accessInfo) distinctElements(e1, e2 uint32) bool {
-	i1, ok1 := acc.index[e1]
-	i2, ok2 := acc.index[e2]
-	return ok1 && ok2 && i1 != i2
+// elemRange returns the elements [lo, hi) of an array or slice that instr
+// reads (write false) or writes, when constants say: a load or store of
+// one element at a constant index, or copy into (or from) a slice with
+// constant bounds, s[lo:hi]. The indices count from the start of the
+// slice or array the address is taken from; resliced says where that is
+// not the start of the array.
+func elemRange(instr ssa.Instruction, write bool) (lo, hi int64, ok bool) {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		if write {
+			return constIndex(instr.Addr)
+		}
+	case *ssa.UnOp:
+		if !write && instr.Op == token.MUL {
+			return constIndex(instr.X)
+		}
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "copy" {
+			arg := instr.Call.Args[1] // the source
+			if write {
+				arg = instr.Call.Args[0]
+			}
+			return constSlice(arg)
+		}
+	}
+	return 0, 0, false
+}
+
+func constIndex(addr ssa.Value) (lo, hi int64, ok bool) {
+	ia, ok := addr.(*ssa.IndexAddr)
+	if !ok {
+		return 0, 0, false
+	}
+	i, ok := intConst(ia.Index)
+	return i, i + 1, ok
+}
+
+// constSlice returns the bounds of s[lo:hi] with constant bounds (lo may
+// be left out).
+func constSlice(v ssa.Value) (lo, hi int64, ok bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.High == nil {
+		return 0, 0, false
+	}
+	if sl.Low != nil {
+		if lo, ok = intConst(sl.Low); !ok {
+			return 0, 0, false
+		}
+	}
+	hi, ok = intConst(sl.High)
+	return lo, hi, ok
+}
+
+func intConst(v ssa.Value) (int64, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
+}
+
+// distinctElements reports whether two accesses to one array touch
+// disjoint elements.
+func (acc *accessInfo) distinctElements(x, y location) bool {
+	r1, ok1 := acc.elems[elemKey{x.e, x.write}]
+	r2, ok2 := acc.elems[elemKey{y.e, y.write}]
+	return ok1 && ok2 && (r1[1] <= r2[0] || r2[1] <= r1[0])
 }
 
 // resliced returns the element locations ([*] sub-objects) of the arrays
@@ -466,7 +507,7 @@ func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo) []pair {
 				if !x.write && !y.write ||
 					acc.atomic.Test(uint(x.e)) && acc.atomic.Test(uint(y.e)) ||
 					!acc.analyzed.Test(uint(x.e)) && !acc.analyzed.Test(uint(y.e)) ||
-					!acc.resliced.Test(uint(o)) && acc.distinctElements(x.e, y.e) ||
+					!acc.resliced.Test(uint(o)) && acc.distinctElements(x, y) ||
 					acc.sameActivationObject(x.e, y.e) {
 					continue
 				}
