@@ -36,8 +36,8 @@
 //     unlocks, deferred or not, and their callees' (a helper
 //     "func unlock() { mu.Unlock() }", an Unlock through sync.Locker).
 //     sync.Cond.Wait releases nothing: it takes the lock again before it
-//     returns. A callee's locks that are still held when it returns are not
-//     added to the caller (no must-lock summaries).
+//     returns. A call adds the locks every callee holds on every return when
+//     it starts holding none (a helper that locks and returns).
 //   - defer mu.Unlock() releases at RunDefers, at function exit; the block a
 //     recovered panic resumes in holds nothing.
 //   - Defining an SSA value again (a loop) drops the Held keyed on it, and on

@@ -100,6 +100,8 @@ type analysis struct {
 	defKills map[ssa.Value][]uint32    // defining a value invalidates the Held of these Ptrs
 	all      *bitset.BitSet            // every lockable object: an unlock of unknown objects
 	unlocks  []*bitset.BitSet          // by M: what a call of m may release (nil: nothing)
+	acquires []lockset                 // by M: what m holds on every return, from an empty entry
+	lastOut  lockset                   // the lockset at the end of the last block run
 
 	entry      []lockset // by M
 	entryKnown []bool
@@ -135,6 +137,7 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 	a.index()
 	a.pointsTo(r)
 	a.summarize()
+	a.summarizeAcquires()
 	a.solve()
 	return &Locksets{facts: f, access: a.held, objs: a.objs}
 }
@@ -390,6 +393,82 @@ func (a *analysis) summarize() {
 	}
 }
 
+// summarizeAcquires computes, for each function, the locks it holds on
+// every return when it starts holding none (a helper that locks and
+// returns, as func() int { mu.Lock(); return 1 }()): the least fixpoint
+// over the call graph, starting from none, so every summary is backed by
+// a Lock the function or its callees take.
+func (a *analysis) summarizeAcquires() {
+	nM := a.f.Size(pointsto.DomM)
+	a.acquires = make([]lockset, nM)
+	for changed := true; changed; {
+		changed = false
+		for m := range nM {
+			if !a.flow[m] || !a.mayLock(uint32(m)) {
+				continue
+			}
+			if exit := a.exitSet(uint32(m)); !slices.Equal(exit, a.acquires[m]) {
+				a.acquires[m] = exit
+				changed = true
+			}
+		}
+	}
+}
+
+// mayLock reports whether m itself takes a lock (its callees' summaries
+// come in through acquires).
+func (a *analysis) mayLock(m uint32) bool {
+	for _, i := range a.callsOf[m] {
+		if op, ok := a.lockOps[i]; ok && a.isGen(i, op) {
+			return true
+		}
+		for _, c := range a.cg[i] {
+			if len(a.acquires[c]) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// exitSet runs m's body from an empty entry and meets the locksets at its
+// returns.
+func (a *analysis) exitSet(m uint32) lockset {
+	fn := a.f.Func(m)
+	in := make([]lockset, len(fn.Blocks))
+	reached := make([]bool, len(fn.Blocks))
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	reached[0] = true
+	for len(work) > 0 {
+		b := work[0]
+		work = work[1:]
+		a.block(m, b, in[b.Index], false, func(s *ssa.BasicBlock, out lockset) {
+			if !reached[s.Index] {
+				in[s.Index], reached[s.Index] = out, true
+				work = append(work, s)
+			} else if next := meet(in[s.Index], out); !slices.Equal(next, in[s.Index]) {
+				in[s.Index] = next
+				work = append(work, s)
+			}
+		})
+	}
+	var exit lockset
+	first := true
+	for _, b := range fn.Blocks {
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok || !reached[b.Index] {
+			continue
+		}
+		a.block(m, b, in[b.Index], false, func(*ssa.BasicBlock, lockset) {})
+		out := a.lastOut
+		if first {
+			exit, first = out, false
+		} else {
+			exit = meet(exit, out)
+		}
+	}
+	return exit
+}
+
 // solve runs the dataflow of each function until the entry locksets are
 // stable.
 func (a *analysis) solve() {
@@ -529,6 +608,7 @@ func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, record bool, s
 			}
 		}
 	}
+	a.lastOut = s.held
 	for k, to := range b.Succs {
 		out := s.held
 		if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && k == 0 {
@@ -557,6 +637,21 @@ func (a *analysis) call(s *state, call *ssa.Call, i uint32) {
 		return
 	}
 	a.releasesAt(i, func(b *bitset.BitSet) { a.release(s, b) })
+	// Locks every callee returns holding.
+	var got lockset
+	for k, c := range a.cg[i] {
+		if !a.flow[c] {
+			return
+		}
+		if k == 0 {
+			got = a.acquires[c]
+		} else {
+			got = meet(got, a.acquires[c])
+		}
+	}
+	for _, h := range got {
+		s.held = s.held.gen(h)
+	}
 }
 
 // release removes the Held that may be one of the objects of b.
