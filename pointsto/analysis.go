@@ -53,6 +53,9 @@ type ciResult struct {
 	callees [][]uint32 // by I: the functions the site may call
 	pt      [][]uint32 // by V: the sites the value may point to
 	reach   []bool     // by M
+	// assertPass (to, h) and dynType (h, t), flat: the sites each type
+	// assertion passes and the dynamic types of sites, kobj.dl's filters.
+	assertPass, dynType []uint32
 }
 
 // NewAnalyzer runs the context-insensitive pass over f.
@@ -85,6 +88,12 @@ func NewAnalyzer(f *Facts) (*Analyzer, error) {
 	for t := range db.Tuples("reach") {
 		ci.reach[t[0]] = true
 	}
+	for t := range db.Tuples("assertPass") {
+		ci.assertPass = append(ci.assertPass, t...)
+	}
+	for t := range db.Tuples("dynType") {
+		ci.dynType = append(ci.dynType, t...)
+	}
 	for _, s := range [][][]uint32{ci.callees, ci.pt} {
 		for _, l := range s {
 			slices.Sort(l)
@@ -113,8 +122,9 @@ func loadFacts(db *datalog.Database, f *Facts) error {
 //     whole program; globalUse says in which functions it is an operand, so
 //     it points to its one object in every context those functions run in;
 //   - a call through a function value calls only functions of its
-//     signature: without that check, the union of a struct value's pointers
-//     (see doc.go) lets a Less closure answer for Swap.
+//     signature: a cheap type filter on whatever imprecision lets a func
+//     value hold functions of other types (a Less closure answering for
+//     Swap).
 func (f *Facts) deriveUses() {
 	globalV := map[ssa.Value]uint32{}
 	for v, val := range f.values {
@@ -196,7 +206,8 @@ type Result struct {
 	Sigma    *Sigma
 	Stats    *datalog.Stats
 	db       *datalog.Database
-	pt       map[[2]uint32][]Ctx // (context, value) -> objects
+	ptOnce   sync.Once
+	pt       map[[2]uint32][]Ctx // (context, value) -> objects, built on first use
 }
 
 // Run computes the k-object-sensitive analysis under sigma.
@@ -215,8 +226,9 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 		name string
 		data []uint32
 	}{
-		{"epsilon", cf.epsilon}, {"newObj", cf.newObj}, {"globalObj", cf.globalObj},
+		{"epsilon", cf.epsilon}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
 		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
+		{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType},
 	} {
 		if err := db.AddFlat(r.name, r.data); err != nil {
 			return nil, fmt.Errorf("pointsto: %w", err)
@@ -226,16 +238,18 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, pt: map[[2]uint32][]Ctx{}}
-	for t := range db.Tuples("pt") {
-		key := [2]uint32{t[0], t[1]}
-		res.pt[key] = append(res.pt[key], t[2])
-	}
-	return res, nil
+	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db}, nil
 }
 
 // PointsTo returns the objects value v may point to in context c, sorted.
 func (r *Result) PointsTo(c Ctx, v uint32) []Ctx {
+	r.ptOnce.Do(func() {
+		r.pt = map[[2]uint32][]Ctx{}
+		for t := range r.db.Tuples("pt") {
+			key := [2]uint32{t[0], t[1]}
+			r.pt[key] = append(r.pt[key], t[2])
+		}
+	})
 	objs := slices.Clone(r.pt[[2]uint32{c, v}])
 	slices.Sort(objs)
 	return objs

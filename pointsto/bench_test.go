@@ -1,8 +1,7 @@
 package pointsto
 
 import (
-	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,13 +11,9 @@ import (
 // BenchmarkRaceSuiteFacts loads Go's race-detector test suite (with the
 // standard library it uses), builds SSA and extracts the facts. Run it with
 // -benchtime=1x -v to see the tuples per relation.
-func BenchmarkRaceSuiteFacts(b *testing.B) { benchRaceSuite(b, Options{}) }
+func BenchmarkRaceSuiteFacts(b *testing.B) { benchRaceSuite(b) }
 
-// BenchmarkRaceSuiteFactsValueTrees is BenchmarkRaceSuiteFacts with
-// Options.ValueTrees.
-func BenchmarkRaceSuiteFactsValueTrees(b *testing.B) { benchRaceSuite(b, Options{ValueTrees: true}) }
-
-func benchRaceSuite(b *testing.B, opt Options) {
+func benchRaceSuite(b *testing.B) {
 	suite, err := racesuite.Prepare(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -35,7 +30,7 @@ func benchRaceSuite(b *testing.B, opt Options) {
 			b.Fatalf("load errors: %v", prog.Errors)
 		}
 		t := time.Now()
-		f, err = ExtractWith(prog, opt)
+		f, err = Extract(prog)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -64,35 +59,40 @@ func benchRaceSuite(b *testing.B, opt Options) {
 	}
 }
 
-// BenchmarkRaceSuitePointsTo runs the context-insensitive pass and the
-// k-object-sensitive analysis at k = 1 on the race suite without
-// io_test.go: with it, net/http and crypto/tls come in and the
-// context-insensitive pass does not finish in minutes (BENCHMARKS.md).
+// BenchmarkRaceSuitePointsTo runs the whole pipeline on the race suite,
+// io_test.go (net/http, crypto/tls) included: load, SSA, facts, the
+// context-insensitive pass and the k-object-sensitive analysis at k = 1,
+// reporting each phase. Run it with -benchtime=1x -v to see the sizes.
 func BenchmarkRaceSuitePointsTo(b *testing.B) {
 	suite, err := racesuite.Prepare(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(suite.Dir, "io_test.go")); err != nil {
-		b.Fatal(err)
-	}
-	prog, err := Load(Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := Extract(prog)
-	if err != nil {
-		b.Fatal(err)
-	}
 	b.ReportAllocs()
-	var ci, kobj time.Duration
+	var load, build, extract, ci, kobj time.Duration
 	var res *Result
+	var a *Analyzer
 	for b.Loop() {
-		a, err := NewAnalyzer(f)
+		prog, err := Load(Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
 		if err != nil {
 			b.Fatal(err)
 		}
+		if len(prog.Errors) > 0 {
+			b.Fatalf("load errors: %v", prog.Errors)
+		}
 		t := time.Now()
+		f, err := Extract(prog)
+		if err != nil {
+			b.Fatal(err)
+		}
+		extract += time.Since(t)
+		load += prog.LoadTime
+		build += prog.BuildTime
+		a, err = NewAnalyzer(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t = time.Now()
 		res, err = a.Run(NewSigma())
 		if err != nil {
 			b.Fatal(err)
@@ -101,10 +101,22 @@ func BenchmarkRaceSuitePointsTo(b *testing.B) {
 		ci += a.CITime
 	}
 	n := float64(b.N)
+	b.ReportMetric(load.Seconds()/n, "load-s")
+	b.ReportMetric(build.Seconds()/n, "ssa-s")
+	b.ReportMetric(extract.Seconds()/n, "facts-s")
 	b.ReportMetric(ci.Seconds()/n, "ci-s")
 	b.ReportMetric(kobj.Seconds()/n, "kobj-s")
 	b.ReportMetric(float64(res.Contexts.Len()), "contexts")
 	for _, r := range []string{"reach", "pt", "hpt", "callEdge"} {
 		b.ReportMetric(float64(res.Len(r)), r)
 	}
+	for _, r := range []string{"reach", "pt", "hpt", "call", "dynType", "assertPass"} {
+		b.Logf("ci.dl %s %d", r, a.ci.db.Len(r))
+	}
+	for _, r := range []string{"reach", "pt", "hpt", "callEdge", "copyPair", "loadPt", "closureVal", "newObj", "objSite", "subObj", "callCtx"} {
+		b.Logf("kobj.dl %s %d", r, res.Len(r))
+	}
+	var w strings.Builder
+	res.Stats.Write(&w)
+	b.Logf("kobj.dl rules:\n%s", w.String())
 }

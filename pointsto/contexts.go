@@ -2,6 +2,9 @@ package pointsto
 
 import (
 	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // Sigma gives k per site (Naik's thesis, chapter 4): for an allocation site,
@@ -119,6 +122,7 @@ func (cs *Contexts) Site(o Ctx) uint32 { return cs.head[o] }
 type ctxFacts struct {
 	epsilon   []uint32
 	newObj    []uint32 // c, h, o
+	newObjIn  []uint32 // c, m, h, o: newObj for the allocation sites of function m
 	globalObj []uint32 // h, o
 	objSite   []uint32 // o, h
 	subObj    []uint32 // o, f, o2
@@ -198,14 +202,21 @@ func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
 		w := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
 		for _, h := range ix.allocSites[w.m] {
-			newObject(w.c, h)
+			o := newObject(w.c, h)
+			out.newObjIn = append(out.newObjIn, w.c, w.m, h, o)
 		}
 		for _, i := range ix.callsIn[w.m] {
 			for _, m2 := range ci.callees[i] {
 				if static, ok := ix.static[i]; ok && static == m2 && !ix.selfCtx[m2] {
 					k := sigma.CallK(i)
 					c2 := w.c
-					if k > 0 {
+					switch {
+					case ix.init[m2]:
+						// A package initializer runs once, in the empty
+						// context, as the roots' inits do: contexts could
+						// only repeat its facts.
+						c2 = Epsilon
+					case k > 0:
 						c2 = cs.intern(cs.nSites+i, cs.prefix(w.c, k-1))
 					}
 					out.callCtx = append(out.callCtx, w.c, i, c2)
@@ -247,6 +258,7 @@ type ctxIndex struct {
 	rootParams   map[uint32][]uint32
 	selfCtx      []bool
 	selfCtxFuncs []uint32
+	init         []bool // package initializers and init functions
 }
 
 func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
@@ -259,6 +271,7 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		subSites:   make([][]struct{ f, h2 uint32 }, f.Size(DomH)),
 		rootParams: map[uint32][]uint32{},
 		selfCtx:    make([]bool, nM),
+		init:       make([]bool, nM),
 	}
 	each := func(rel string, fn func(t []uint32)) {
 		arity, data := f.Flat(rel)
@@ -287,6 +300,7 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 	each("entry", func(t []uint32) { ix.entries = append(ix.entries, t[0]) })
 	each("rootParam", func(t []uint32) { ix.rootParams[t[0]] = append(ix.rootParams[t[0]], t[2]) })
 	for m := range nM {
+		ix.init[m] = isInit(f.Func(uint32(m)))
 		if hasPointerReceiver(f.Func(uint32(m))) {
 			ix.selfCtx[m] = true
 			ix.selfCtxFuncs = append(ix.selfCtxFuncs, uint32(m))
@@ -304,4 +318,13 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		ix.allocSites[m] = slices.Compact(ix.allocSites[m])
 	}
 	return ix
+}
+
+// isInit reports whether fn is a package initializer or one of a package's
+// func init() (init#1, ...): each runs once.
+func isInit(fn *ssa.Function) bool {
+	if fn == nil || fn.Parent() != nil || fn.Signature.Recv() != nil {
+		return false
+	}
+	return fn.Synthetic == "package initializer" || fn.Synthetic == "" && strings.HasPrefix(fn.Name(), "init#")
 }

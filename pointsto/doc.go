@@ -50,6 +50,13 @@
 //     context domain from a cheaper pass: the engine needs fixed domains, and
 //     Datalog cannot build new context values. The enumeration
 //     over-approximates the contexts kobj.dl reaches, so it loses nothing.
+//     Besides the base relations and the contexts (epsilon, newObj,
+//     newObjIn, globalObj, objSite, subObj, callCtx, selfCtx), kobj.dl reads
+//     two of ci.dl's results as filters: assertPass(to, h), the sites each
+//     type assertion passes, and dynType(h, t), the dynamic types each site
+//     may have in an interface (see "What is modeled"); projected to sites,
+//     kobj.dl's points-to is within ci.dl's, so these filters lose nothing
+//     either.
 //
 // A context (domain C) is a sequence of sites; an abstract object is a
 // context whose first element is its site, followed by the heap context, the
@@ -61,7 +68,9 @@
 // context that starts with its call site (k for the call site: 0 keeps the
 // caller's context, Naik's rule). Call sites are in contexts so that a
 // constructor called from two sites makes two objects once its allocation
-// site has k = 2. Field, element and content sub-objects share the heap
+// site has k = 2. Package initializers and func init() run once, in the empty
+// context, whoever calls them (an importing package's initializer or the
+// roots). Field, element and content sub-objects share the heap
 // context of their object. Globals and function values are one object each.
 // A call through a function value reaches only functions of its signature.
 //
@@ -82,16 +91,18 @@
 //	   (the box), call of append (the grown array), conversion of a string to
 //	   []byte or []rune (the new array), Global (its storage), function used as
 //	   a value (the function object), the *testing.T/B/F/M a test root
-//	   receives (one per root), the result of each call of a function that is
-//	   not analyzed (one per call site), and with value trees each load of a
-//	   struct or array value. Sub-sites: locations inside a root
+//	   receives (one per root), the results of each call of a function that
+//	   is not analyzed (one per call site and pointer-carrying result), and
+//	   each load of a struct or array value that carries pointers (its value
+//	   tree). Sub-sites: locations inside a root
 //	   site: one per struct field that some FieldAddr addresses, [*] for the
 //	   elements of arrays and slices' backing arrays, [map] for a map's keys
 //	   and values, [chan] for a channel's elements, recursively for nested
 //	   struct and array values.
 //	F  fields: [*] (0), [map] (1), [chan] (2), then the addressed struct fields,
 //	   identified by struct type (types.Identical) and index.
-//	T  dynamic types of objects (types.Identical).
+//	T  types (types.Identical): the dynamic types of objects (hType), the types
+//	   of values put into interfaces (ifaceType), value receivers' types.
 //	N  method names; unexported names are qualified by their package path.
 //	I  call sites (Call, Go, Defer, builtins included), plus one synthetic go
 //	   call site for each callback the runtime calls later (see below).
@@ -107,20 +118,19 @@
 //	global(h:H)                   h exists once: a global's storage or a function object
 //	subSite(h:H, f:F, h2:H)       h2 is the location f inside h
 //	move(to:V, from:V)            to may hold what from holds: Phi, ChangeType, ChangeInterface,
-//	                              Convert between pointer-like types, MakeInterface, TypeAssert, Extract,
-//	                              Slice, Field, Index, MultiConvert, SliceToArrayPointer, append's result
-//	                              from its first argument, ssa:wrapnilchk, unsafe.Add/Slice/SliceData
+//	                              Convert between pointer-like types, MakeInterface of a pointer (or of
+//	                              a slice, map or func type, besides the box), Extract from a tuple that
+//	                              is not a call's, Slice, MultiConvert, SliceToArrayPointer, append's
+//	                              result from its first argument, ssa:wrapnilchk, unsafe.Add/Slice/SliceData
+//	typeAssert(to:V, from:V)      to = from.(T): to gets the objects of from that pass the assertion
+//	                              (assertType, opaqueType)
 //	load(to:V, ptr:V)             to = *ptr
-//	loadDeep(to:V, ptr:V)         to = *ptr for a struct or array: to gets the contents of the location and
-//	                              of every sub-site below it (union values; empty with value trees)
 //	store(ptr:V, from:V)          *ptr = from
-//	storeDeep(ptr:V, from:V)      *ptr = from for a struct or array: the location and every sub-site below
-//	                              it get from's pointers (union values; empty with value trees)
-//	copyLoad(to:V, ptr:V)         value trees only: to = *ptr for a struct or array: to's value tree gets
-//	                              a copy of the pointed-to location, path by path (see below)
-//	copyStore(ptr:V, from:V)      value trees only: *ptr = from: the location gets a copy of from's tree;
-//	                              also a struct value boxed into an interface (ptr is the interface,
-//	                              which points only to its box)
+//	copyLoad(to:V, ptr:V)         to = *ptr for a struct or array: to's value tree gets a copy of the
+//	                              pointed-to location, path by path (see below)
+//	copyStore(ptr:V, from:V)      *ptr = from for a struct or array: the location gets a copy of from's
+//	                              tree; also a struct value boxed into an interface (ptr is the
+//	                              interface, which points only to its box)
 //	fieldAddr(to:V, base:V, f:F)  to = &base.f (FieldAddr), to = &base[i] (IndexAddr, f = [*])
 //	contentLoad(to:V, base:V, f:F)   to gets the contents of sub-site f (and below) of base's objects:
 //	                              map lookup and range ([map]), receive and select receive ([chan])
@@ -129,12 +139,20 @@
 //	copyContents(dst:V, src:V, f:F)  sub-site f of dst's objects is a copy of sub-site f of src's objects,
 //	                              path by path: copy, append (from the first argument and from the
 //	                              spread argument); elements that are structs carry their fields
-//	hType(h:H, t:T)               the dynamic type of h when it sits in an interface: root sites the type
-//	                              of the allocated value (*T for Alloc, the map type, the signature,
-//	                              the boxed type); field and element sub-sites *FieldType when that type
-//	                              has methods (&s.mu as a sync.Locker)
-//	methodImpl(t:T, n:N, m:M)     t's method n is m; only for types in hType, names some invoke uses,
+//	hType(h:H, t:T)               the type of h's address as allocated: root sites the type of the
+//	                              allocated value (*T for Alloc, the map type, the signature, the boxed
+//	                              type); field and element sub-sites *FieldType when that type has
+//	                              methods (&s.mu as a sync.Locker). Interface calls dispatch on it only
+//	                              for opaqueType objects; others on the types of ifaceType (dynType)
+//	methodImpl(t:T, n:N, m:M)     t's method n is m; only for types in T, names some invoke uses,
 //	                              and m in M
+//	ifaceType(v:V, t:T)           v is a MakeInterface of a value of type t: the objects v points to may
+//	                              sit in an interface with dynamic type t
+//	assertType(to:V, t:T)         the type assertion whose result is to succeeds for dynamic type t (one
+//	                              of ifaceType's): t is the asserted type, or implements the asserted
+//	                              interface
+//	opaqueType(h:H)               h, the result of a call of a function that is not analyzed, may sit in
+//	                              an interface with any dynamic type: it passes every assertion
 //
 // Calls:
 //
@@ -146,10 +164,15 @@
 //	invoke(i:I, recv:V, n:N)      interface method call on recv
 //	actual(i:I, z:Z, v:V)         argument z of i is v; for invoke z=0 is the receiver (the interface) and
 //	                              the arguments start at 1, matching the callee's Params
-//	callResult(i:I, v:V)          v is the result of i (a tuple for several results; Extract moves from it)
+//	callResult(i:I, z:Z, v:V)     v is result z of i: the call itself when it has one result, else the
+//	                              Extract of component z (results flow component by component)
 //	formal(m:M, z:Z, v:V)         Params[z] of m (z=0 is a method's receiver)
 //	freeVar(m:M, z:Z, v:V)        FreeVars[z] of m
-//	ret(m:M, v:V)                 m returns v
+//	ret(m:M, z:Z, v:V)            m returns v as its result z
+//	ptrRecv(m:M)                  m has a pointer receiver (called through an interface, its receiver is
+//	                              the object the call dispatched on)
+//	valueRecv(m:M, t:T)           m has a pointer-carrying value receiver of type t (called through an
+//	                              interface, its receiver gets the objects of dynamic type t)
 //	funcObj(h:H, m:M)             h (a closure or function object) is a function value of m
 //	closureBind(h:H, z:Z, v:V)    closure site h binds free variable z to v
 //	panicVal(v:V), recoverVal(v:V) panicked values and results of recover()
@@ -203,47 +226,56 @@
 //	copyPair(d2, s2) :- copyPair(d, s), subSite(d, f, d2), subSite(s, f, s2).
 //	hpt(d, x)        :- copyPair(d, s), hpt(s, x).
 //
-// # Options: union values or value trees
+// # Struct and array values: value trees
 //
-// By default (the model the rules were specified with) a struct or array
-// value in a register is the union of the pointers inside it: loads and stores
-// of whole values are loadDeep and storeDeep, and Field, Index and boxing a
-// value into an interface are moves. Copying a struct through memory thus
-// puts every pointer of the struct into every field of the copy.
-//
-// With [Options.ValueTrees] (chordgo facts -valuetrees) a struct or array
-// value that carries pointers is an object of its own, a value tree: the
-// register points to a root site (SiteValue, for the load that made the
-// value) with the value type's sub-sites. Loads and stores of whole values
+// A struct or array value that carries pointers is an object of its own, a
+// value tree: the register points to a root site (SiteValue, for the load
+// that made the value) with the value type's sub-sites. Loads and stores of whole values
 // are copyLoad and copyStore (path by path), Field and Index on a value are
 // fieldAddr (struct or array result: the sub-tree) and contentLoad (other
 // results: the contents of the field's location), and a value boxed into an
 // interface is a box site with sub-sites that is a copy of the tree (hType
 // the static type), so value-receiver methods and type assertions see the
-// fields. Field and Index on values then also give fields F ids and sites
+// fields. Field and Index on values also give fields F ids and sites
 // sub-sites. Moves, parameters, results, map and channel contents pass
-// value trees by identity (values are immutable). On the race suite a plain
-// context-insensitive solver over the facts (solve_test.go) does not
-// converge within minutes with union values; with value trees, and a
-// method's receiver bound only to the objects an interface call dispatched
-// on, it does in under a minute (BENCHMARKS.md).
+// value trees by identity (values are immutable). The former default, a
+// struct value as the union of the pointers inside it (loadDeep, storeDeep),
+// put every pointer of a struct into every field of its copies; on the race
+// suite with net/http its k-object-sensitive pass took two minutes and 11
+// million points-to facts, against seconds and 1.3 million with value trees
+// (BENCHMARKS.md), so it is gone.
 //
 // # What is modeled
 //
 // Interfaces are transparent for pointers: an interface value points to the
-// objects its dynamic value points to, and a method call dispatches on their
-// hType. A pointer moves into an interface unchanged (its objects carry their
-// type). Other values get a box site whose hType is the static type (the
-// dynamic type dispatch needs: time.Duration, a struct with value methods, a
-// named func, map or chan type with methods such as http.HandlerFunc); the
-// pointers inside the value move into the interface too (with value trees, a
-// struct or array box is a copy of the value's tree instead), so a type
-// assertion gets them back. Values without pointers and without methods get
-// no box. Type assertions are moves: they do not filter by type.
+// objects its dynamic value points to. A pointer moves into an interface
+// unchanged. Other values get a box site whose hType is the static type
+// (time.Duration, a struct with value methods, a named func, map or chan type
+// with methods such as http.HandlerFunc); the pointers inside a slice, map or
+// func value move into the interface too, and a struct or array box is a copy
+// of the value's tree, so a type assertion gets them back. Values without
+// pointers and without methods get no box.
 //
-// A struct or array value in a register is the union of the pointers inside
-// it (loadDeep, storeDeep), or a value tree (see Options). An append's result may share its first argument's array (move) or be a new
-// array (alloc).
+// Dynamic types are per object: dynType(h, t) (ci.dl) holds when h may sit
+// in an interface made from a value of type t (ifaceType: the static type at
+// the MakeInterface, which is the dynamic type the interface gets), or when
+// h is the result of a function that is not analyzed (opaqueType) and t its
+// hType. An interface method call dispatches on dynType, so a pointer
+// converted to another named type before it goes into an interface calls that
+// type's methods. A type assertion x.(T) passes the objects with a dynamic
+// type that is T or, for an interface T, implements it, and opaque objects
+// (assertPass). A method called through an interface gets as receiver the
+// object it dispatched on (pointer receivers), or the objects of its
+// receiver's type as dynamic type (value receivers: the box, and the arrays,
+// maps and functions a box of a slice, map or func type carries). Both are
+// sound as long as every interface is made by a MakeInterface (or comes from
+// a function that is not analyzed): interfaces made through unsafe or
+// reflect are not seen anyway (below).
+//
+// A call's results flow to their own values: ret and callResult carry the
+// result index, so the error of a (T, error) result does not get T's
+// objects. An append's result may share its first argument's array (move)
+// or be a new array (alloc).
 //
 // Functions whose calls are modeled:
 //
@@ -254,6 +286,9 @@
 //	                              through the receiver (Value's code works through unsafe)
 //	internal/race Read*, Write*   plain accesses (syscall buffers in race builds)
 //	sync.Mutex, RWMutex, WaitGroup, Once, Cond methods  lockOp, syncCall (their code is analyzed too)
+//	(*sync.Pool).Put, Get         Put(x) stores x into the pool object itself, Get loads from it (its
+//	                              code, which calls New, is analyzed too): the per-P arrays are
+//	                              reached through unsafe pointer arithmetic
 //	time.newTimer                 the runtime later calls f(arg) in another goroutine (AfterFunc,
 //	                              NewTimer, NewTicker): a synthetic go call site at the newTimer call
 //	runtime.SetFinalizer, AddCleanup  likewise for the finalizer and the cleanup
@@ -273,13 +308,16 @@
 //     no code.
 //   - unsafe: a pointer made from a uintptr points nowhere; a conversion between
 //     pointer types keeps the objects, whose sub-sites follow the allocated type,
-//     so a field of the converted-to type is not found (sync.Pool's per-P
-//     arrays: Get returns only what New returns).
+//     so a field of the converted-to type is not found (sync.Pool is modeled
+//     instead, see above); an interface built through unsafe (reflect's
+//     packEface, atomic.Value's words) is not a MakeInterface, so its objects
+//     have no dynamic type for dispatch and assertions.
 //   - reflect: calls through reflect.Value.Call and reflect.MakeFunc, and
 //     values set or got through reflect.Value (its unsafe pointers).
-//   - Conversions between pointer types (*A)(b) keep the objects: method
-//     dispatch uses the allocated type, and fields are found only if the two
-//     struct types are identical (struct types that differ in tags are not).
+//   - Conversions between pointer types (*A)(b) keep the objects: fields are
+//     found only if the two struct types are identical (struct types that
+//     differ in tags are not). Method dispatch uses the type the pointer had
+//     when it went into the interface.
 //   - Examples without an output comment are not roots (go test does not run
 //     them).
 package pointsto

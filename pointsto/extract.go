@@ -46,20 +46,23 @@ type extractor struct {
 
 	maxZ uint32
 
-	trees bool // Options.ValueTrees
+	asserts []assertion // type assertions, for assertType (see assertTypes)
 }
 
-// isTree reports whether values of type t are value trees (Options.ValueTrees).
+// assertion is a type assertion to = X.(typ) with V ids.
+type assertion struct {
+	to  uint32
+	typ types.Type
+}
+
+// isTree reports whether values of type t are value trees: structs and
+// arrays that carry pointers.
 func (x *extractor) isTree(t types.Type) bool {
-	return x.trees && isAggregate(t) && x.tc.carriesPointers(t)
+	return isAggregate(t) && x.tc.carriesPointers(t)
 }
 
-// Extract computes the domains and base relations of a loaded program, with
-// the default Options.
-func Extract(p *Program) (*Facts, error) { return ExtractWith(p, Options{}) }
-
-// ExtractWith computes the domains and base relations of a loaded program.
-func ExtractWith(p *Program, opt Options) (f *Facts, err error) {
+// Extract computes the domains and base relations of a loaded program.
+func Extract(p *Program) (f *Facts, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("pointsto: internal error: %v\n%s", r, debug.Stack())
@@ -67,8 +70,7 @@ func ExtractWith(p *Program, opt Options) (f *Facts, err error) {
 	}()
 	hasher := typeutil.MakeHasher()
 	x := &extractor{
-		f:           &Facts{Prog: p, Options: opt, funcID: make(map[*ssa.Function]uint32)},
-		trees:       opt.ValueTrees,
+		f:           &Facts{Prog: p, funcID: make(map[*ssa.Function]uint32)},
 		prog:        p.SSA,
 		tc:          newTypeClass(),
 		local:       make(map[ssa.Value]uint32),
@@ -640,6 +642,13 @@ func (x *extractor) function(m uint32, fn *ssa.Function) {
 			x.e3(rFormal, m, x.z(z), x.localValue(p, m))
 		}
 	}
+	if recv := fn.Signature.Recv(); recv != nil {
+		if hasPointerReceiver(fn) {
+			x.e1(rPtrRecv, m)
+		} else if len(fn.Params) > 0 && tc.carriesPointers(recv.Type()) {
+			x.e2(rValueRecv, m, x.typeID(recv.Type()))
+		}
+	}
 	for z, fv := range fn.FreeVars {
 		if tc.carriesPointers(fv.Type()) {
 			x.e3(rFreeVar, m, x.z(z), x.localValue(fv, m))
@@ -754,7 +763,12 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		}
 		x.move(in, in.X)
 	case *ssa.TypeAssert:
-		x.move(in, in.X)
+		to, ok1 := x.local[in]
+		from, ok2 := x.vid(in.X)
+		if ok1 && ok2 {
+			x.e2(rTypeAssert, to, from)
+			x.asserts = append(x.asserts, assertion{to, in.AssertedType})
+		}
 	case *ssa.Slice:
 		if !isStringType(in.X.Type()) {
 			x.move(in, in.X)
@@ -803,6 +817,9 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 				}
 			}
 			return
+		}
+		if _, ok := in.Tuple.(*ssa.Call); ok {
+			return // callResult: the call's result z is this Extract
 		}
 		if from, ok := x.vid(in.Tuple); ok {
 			x.e2(rMove, to, from)
@@ -880,8 +897,6 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 					h := x.rootSite(SiteValue, in, m, in.Type(), false, in.Type())
 					x.e2(rAlloc, to, h)
 					x.e2(rCopyLoad, to, ptr)
-				} else if agg {
-					x.e2(rLoadDeep, to, ptr)
 				} else {
 					x.e2(rLoad, to, ptr)
 				}
@@ -912,8 +927,6 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		if from, ok := x.vid(in.Val); ok {
 			if x.isTree(in.Val.Type()) {
 				x.e2(rCopyStore, ptr, from)
-			} else if agg {
-				x.e2(rStoreDeep, ptr, from)
 			} else {
 				x.e2(rStore, ptr, from)
 			}
@@ -970,9 +983,9 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		}
 
 	case *ssa.Return:
-		for _, r := range in.Results {
+		for z, r := range in.Results {
 			if v, ok := x.vid(r); ok {
-				x.e2(rRet, m, v)
+				x.e3(rRet, m, x.z(z), v)
 			}
 		}
 
@@ -1006,6 +1019,7 @@ func (x *extractor) makeInterface(m uint32, in *ssa.MakeInterface) {
 	if direct {
 		if hasFrom {
 			x.e2(rMove, to, from)
+			x.e2(rIfaceType, to, x.typeID(t))
 		}
 		return
 	}
@@ -1013,6 +1027,7 @@ func (x *extractor) makeInterface(m uint32, in *ssa.MakeInterface) {
 	if !carries && x.methodCount(t) == 0 {
 		return // a number or string without methods: nothing to point to or dispatch on
 	}
+	x.e2(rIfaceType, to, x.typeID(t))
 	h := x.rootSite(SiteBox, in, m, t, false, t)
 	x.e2(rAlloc, to, h)
 	if hasFrom {
@@ -1060,14 +1075,15 @@ func (x *extractor) call(m uint32, instr ssa.CallInstruction) {
 			res = id
 		}
 	}
+	results := x.results(instr)
 	args := func(z0 int) {
 		for k, a := range common.Args {
 			if v, ok := x.vid(a); ok {
 				x.e3(rActual, i, x.z(z0+k), v)
 			}
 		}
-		if res != NoID {
-			x.e2(rCallResult, i, res)
+		for _, r := range results {
+			x.e3(rCallResult, i, x.z(r.z), r.v)
 		}
 	}
 	if common.IsInvoke() {
@@ -1092,19 +1108,28 @@ func (x *extractor) call(m uint32, instr ssa.CallInstruction) {
 		if md.kind != modelNone {
 			x.applyModel(m, i, instr, md, res)
 		}
-		if !f.analyzed[callee] && res != NoID && !md.loadResult {
+		if !f.analyzed[callee] && !md.loadResult {
 			// A function without body (or in the runtime) returning pointers:
-			// its result points to an unknown object (one per call site).
-			obj, array, _ := pointeeShape(instr.Value().Type())
-			if x.isTree(instr.Value().Type()) {
-				obj, array = instr.Value().Type(), false
+			// each pointer-carrying result points to an unknown object (one
+			// per call site and result).
+			var site [8]uint32 // by result index, +1
+			for _, r := range results {
+				t := r.typ
+				if r.z < len(site) && site[r.z] != 0 {
+					x.e2(rAlloc, r.v, site[r.z]-1)
+					continue
+				}
+				obj, array, _ := pointeeShape(t)
+				if x.isTree(t) {
+					obj, array = t, false
+				}
+				h := x.rootSite(SiteUnknown, instr.Value(), m, obj, array, t)
+				x.e2(rAlloc, r.v, h)
+				x.e1(rOpaqueType, h)
+				if r.z < len(site) {
+					site[r.z] = h + 1
+				}
 			}
-			var ht types.Type
-			if _, ok := instr.Value().Type().(*types.Tuple); !ok {
-				ht = instr.Value().Type()
-			}
-			h := x.rootSite(SiteUnknown, instr.Value(), m, obj, array, ht)
-			x.e2(rAlloc, res, h)
 		}
 	default:
 		if fv, ok := x.vid(common.Value); ok {
@@ -1112,6 +1137,38 @@ func (x *extractor) call(m uint32, instr ssa.CallInstruction) {
 		}
 		args(0)
 	}
+}
+
+// result is a pointer-carrying result of a call: its index and the value
+// that holds it (the call itself for one result, else an Extract).
+type result struct {
+	z   int
+	v   uint32
+	typ types.Type
+}
+
+// results returns the pointer-carrying results of a call, so that results
+// flow to their own Extracts rather than to the tuple as a whole.
+func (x *extractor) results(instr ssa.CallInstruction) []result {
+	v := instr.Value()
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.Type().(*types.Tuple); !ok {
+		if id, ok := x.local[v]; ok {
+			return []result{{0, id, v.Type()}}
+		}
+		return nil
+	}
+	var out []result
+	for _, ref := range *v.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok {
+			if id, ok := x.local[e]; ok {
+				out = append(out, result{e.Index, id, e.Type()})
+			}
+		}
+	}
+	return out
 }
 
 func (x *extractor) applyModel(m, i uint32, instr ssa.CallInstruction, md *model, res uint32) {
@@ -1143,13 +1200,20 @@ func (x *extractor) applyModel(m, i uint32, instr ssa.CallInstruction, md *model
 		if md.kind == modelAtomic {
 			x.e1(rAtomicAccess, e)
 		}
-		if md.loadResult && res != NoID {
-			x.e2(rLoad, res, addr)
-		}
-		if md.storeArg >= 0 && int(md.storeArg) < len(args) {
-			if v, ok := x.vid(args[md.storeArg]); ok {
-				x.e2(rStore, addr, v)
-			}
+		x.modelFlow(md, args, addr, res)
+	case modelPool:
+		x.modelFlow(md, args, addr, res)
+	}
+}
+
+// modelFlow emits a model's loads and stores through addr.
+func (x *extractor) modelFlow(md *model, args []ssa.Value, addr, res uint32) {
+	if md.loadResult && res != NoID {
+		x.e2(rLoad, res, addr)
+	}
+	if md.storeArg >= 0 && int(md.storeArg) < len(args) {
+		if v, ok := x.vid(args[md.storeArg]); ok {
+			x.e2(rStore, addr, v)
 		}
 	}
 }
@@ -1269,6 +1333,48 @@ func (x *extractor) builtin(m uint32, instr ssa.CallInstruction, fn *ssa.Builtin
 	}
 }
 
+// assertTypes emits assertType: for each type assertion, the dynamic types
+// (the types of MakeInterface operands, ifaceType) for which it succeeds:
+// the asserted type itself if it is concrete, the types that implement it if
+// it is an interface.
+func (x *extractor) assertTypes() {
+	f := x.f
+	it := &f.rels[rIfaceType]
+	seen := make(map[uint32]bool)
+	var dyn []uint32
+	for k := 1; k < len(it.data); k += 2 {
+		if t := it.data[k]; !seen[t] {
+			seen[t] = true
+			dyn = append(dyn, t)
+		}
+	}
+	slices.Sort(dyn)
+	var ifaces typeutil.Map // interface type -> []uint32 dynamic types implementing it
+	ifaces.SetHasher(typeutil.MakeHasher())
+	for _, a := range x.asserts {
+		if iface, ok := a.typ.Underlying().(*types.Interface); ok {
+			var ts []uint32
+			if v := ifaces.At(a.typ); v != nil {
+				ts = v.([]uint32)
+			} else {
+				for _, t := range dyn {
+					if types.Implements(f.types[t], iface) {
+						ts = append(ts, t)
+					}
+				}
+				ifaces.Set(a.typ, ts)
+			}
+			for _, t := range ts {
+				x.e2(rAssertType, a.to, t)
+			}
+			continue
+		}
+		if v := x.typeMap.At(a.typ); v != nil && seen[v.(uint32)] {
+			x.e2(rAssertType, a.to, v.(uint32))
+		}
+	}
+}
+
 // methods emits methodImpl for the dynamic types of objects and the method
 // names some interface call uses.
 func (x *extractor) methods() {
@@ -1317,6 +1423,7 @@ func (x *extractor) finish() {
 	}
 	cc.data = out
 	f.deriveUses()
+	x.assertTypes()
 	total := 0
 	for r := range numRels {
 		f.rels[r].sortDedup()

@@ -37,7 +37,7 @@ const (
 	SiteFunc                      // *ssa.Function used as a value: the function object
 	SiteParam                     // synthetic: the *testing.T/B/F/M a test root receives
 	SiteUnknown                   // synthetic: the result of a call of a function that is not analyzed (no body, runtime)
-	SiteValue                     // value trees only: a struct or array value loaded into a register (*ssa.UnOp)
+	SiteValue                     // a value tree: a struct or array value loaded into a register (*ssa.UnOp)
 	SiteSub                       // a location inside a root site (field, element, map or channel contents)
 )
 
@@ -75,26 +75,10 @@ type Stats struct {
 	MethodsTime, SortTime                          time.Duration
 }
 
-// Options select how Extract models the program.
-type Options struct {
-	// ValueTrees models a struct or array value in a register as an object
-	// of its own, a value tree: a root site with the value's sub-sites,
-	// which the value points to. Loading a struct copies the pointed-to
-	// location into the value's tree location by location (copyLoad);
-	// storing one copies the tree into memory (copyStore); Field and Index on
-	// a value are fieldAddr (aggregate result) or contentLoad (pointer
-	// result) on the tree; an interface holding a struct value points to a
-	// box that is a copy of the tree. Field-sensitivity survives struct
-	// copies. Without ValueTrees (the default), a struct or array value is
-	// the union of the pointers inside it (loadDeep, storeDeep, move).
-	ValueTrees bool
-}
-
 // Facts holds the domains and base relations of a program.
 type Facts struct {
-	Prog    *Program
-	Stats   Stats
-	Options Options
+	Prog  *Program
+	Stats Stats
 
 	funcs    []*ssa.Function
 	funcID   map[*ssa.Function]uint32

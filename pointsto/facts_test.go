@@ -15,7 +15,7 @@ import (
 
 func hasID(hs []uint32, h uint32) bool { return slices.Contains(hs, h) }
 
-func TestClosure(t *testing.T) { bothModes(t, testClosure) }
+func TestClosure(t *testing.T) { testClosure(t, sharedFixture(t)) }
 
 func testClosure(t *testing.T, fx *fixture) {
 	f := fx.facts
@@ -59,7 +59,7 @@ func testClosure(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestField(t *testing.T) { bothModes(t, testField) }
+func TestField(t *testing.T) { testField(t, sharedFixture(t)) }
 
 func testField(t *testing.T, fx *fixture) {
 	f := fx.facts
@@ -96,7 +96,7 @@ func testField(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestMaps(t *testing.T) { bothModes(t, testMaps) }
+func TestMaps(t *testing.T) { testMaps(t, sharedFixture(t)) }
 
 func testMaps(t *testing.T, fx *fixture) {
 	mk := fx.site("maps", "make", SiteMakeMap)
@@ -147,7 +147,7 @@ func (fx *fixture) globalSite(pkg, name string) uint32 {
 
 func idStr(n uint32) string { return strconv.Itoa(int(n)) }
 
-func TestChans(t *testing.T) { bothModes(t, testChans) }
+func TestChans(t *testing.T) { testChans(t, sharedFixture(t)) }
 
 func testChans(t *testing.T, fx *fixture) {
 	make3 := fx.site("chans", "make3", SiteMakeChan)
@@ -196,7 +196,7 @@ func testChans(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestIface(t *testing.T) { bothModes(t, testIface) }
+func TestIface(t *testing.T) { testIface(t, sharedFixture(t)) }
 
 func testIface(t *testing.T, fx *fixture) {
 	is := fx.callsAt("iface", "invoke")
@@ -236,7 +236,7 @@ func testIface(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestCtor(t *testing.T) { bothModes(t, testCtor) }
+func TestCtor(t *testing.T) { testCtor(t, sharedFixture(t)) }
 
 func testCtor(t *testing.T, fx *fixture) {
 	newT := fx.fn("ctor", "newT")
@@ -248,7 +248,7 @@ func testCtor(t *testing.T, fx *fixture) {
 			continue
 		}
 		res := fx.where("callResult", 0, is[0])
-		if len(res) != 1 || !slices.Equal(fx.s.pointsTo(res[0][1]), []uint32{alloc}) {
+		if len(res) != 1 || !slices.Equal(fx.s.pointsTo(res[0][2]), []uint32{alloc}) {
 			t.Errorf("@%s: result %v", marker, res)
 		}
 	}
@@ -257,7 +257,7 @@ func testCtor(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestGoStmt(t *testing.T) { bothModes(t, testGoStmt) }
+func TestGoStmt(t *testing.T) { testGoStmt(t, sharedFixture(t)) }
 
 func testGoStmt(t *testing.T, fx *fixture) {
 	newx := fx.siteOfType("gostmt", "newx", SiteAlloc, "int")
@@ -282,7 +282,7 @@ func testGoStmt(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestGlobal(t *testing.T) { bothModes(t, testGlobal) }
+func TestGlobal(t *testing.T) { testGlobal(t, sharedFixture(t)) }
 
 func testGlobal(t *testing.T, fx *fixture) {
 	counter := fx.globalSite("global", "counter")
@@ -310,7 +310,7 @@ func testGlobal(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestAppendCopy(t *testing.T) { bothModes(t, testAppendCopy) }
+func TestAppendCopy(t *testing.T) { testAppendCopy(t, sharedFixture(t)) }
 
 func testAppendCopy(t *testing.T, fx *fixture) {
 	app := fx.site("appendcopy", "append", SiteAppend)
@@ -353,7 +353,7 @@ func testAppendCopy(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestMethodValue(t *testing.T) { bothModes(t, testMethodValue) }
+func TestMethodValue(t *testing.T) { testMethodValue(t, sharedFixture(t)) }
 
 func testMethodValue(t *testing.T, fx *fixture) {
 	f := fx.facts
@@ -386,7 +386,7 @@ func testMethodValue(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestDeferRecover(t *testing.T) { bothModes(t, testDeferRecover) }
+func TestDeferRecover(t *testing.T) { testDeferRecover(t, sharedFixture(t)) }
 
 func testDeferRecover(t *testing.T, fx *fixture) {
 	e := fx.site("deferrecover", "panic", SiteAlloc)
@@ -406,7 +406,7 @@ func testDeferRecover(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestEmbed(t *testing.T) { bothModes(t, testEmbed) }
+func TestEmbed(t *testing.T) { testEmbed(t, sharedFixture(t)) }
 
 func testEmbed(t *testing.T, fx *fixture) {
 	f := fx.facts
@@ -447,7 +447,7 @@ func testEmbed(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestGenerics(t *testing.T) { bothModes(t, testGenerics) }
+func TestGenerics(t *testing.T) { testGenerics(t, sharedFixture(t)) }
 
 func testGenerics(t *testing.T, fx *fixture) {
 	p := "github.com/chordgo/chordgo/testdata/pointsto/generics."
@@ -472,7 +472,7 @@ func testGenerics(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestSync(t *testing.T) { bothModes(t, testSync) }
+func TestSync(t *testing.T) { testSync(t, sharedFixture(t)) }
 
 func testSync(t *testing.T, fx *fixture) {
 	kinds := func(rel, marker string) []uint32 {
@@ -505,16 +505,16 @@ func testSync(t *testing.T, fx *fixture) {
 			t.Errorf("@%s: atomic accesses %v", marker, es)
 		}
 	}
-	for _, c := range [][2]string{{"pload", "pstore"}, {"vload", "vstore"}} {
+	for _, c := range [][2]string{{"pload", "pstore"}, {"vload", "vstore"}, {"poolget", "poolput"}, {"poolget", "poolnew"}} {
 		v := fx.value("synclib", c[0], isInstr[*ssa.Call])
-		stored := fx.site("synclib", c[1], SiteAlloc)
+		stored := fx.siteOfType("synclib", c[1], SiteAlloc, "github.com/chordgo/chordgo/testdata/pointsto/synclib.T")
 		if p := fx.s.pointsTo(v); !hasID(p, stored) {
 			t.Errorf("@%s points to %v, want the object stored at @%s", c[0], fx.siteDescs(p), c[1])
 		}
 	}
 }
 
-func TestAsyncCallbacks(t *testing.T) { bothModes(t, testAsyncCallbacks) }
+func TestAsyncCallbacks(t *testing.T) { testAsyncCallbacks(t, sharedFixture(t)) }
 
 func testAsyncCallbacks(t *testing.T, fx *fixture) {
 	goCallees := func(is []uint32) []string {
@@ -555,22 +555,17 @@ func testAsyncCallbacks(t *testing.T, fx *fixture) {
 	}
 }
 
-func TestStructCopy(t *testing.T) { bothModes(t, testStructCopy) }
+func TestStructCopy(t *testing.T) { testStructCopy(t, sharedFixture(t)) }
 
 func testStructCopy(t *testing.T, fx *fixture) {
 	x := fx.site("structcopy", "newx", SiteAlloc)
-	y := fx.site("structcopy", "newy", SiteAlloc)
-	// sink = v.a, i.A(), i.(S).a: only x with value trees; also y (the union
-	// of S's pointers) and the box without.
+	// sink = v.a, i.A(), i.(S).a: only x (a union of S's pointers would
+	// also give y).
 	stored := fx.s.contents(fx.globalSite("structcopy", "sink"))
-	if fx.facts.Options.ValueTrees {
-		if !slices.Equal(stored, []uint32{x}) {
-			t.Errorf("sink holds %v, want only x", fx.siteDescs(stored))
-		}
-	} else if !hasID(stored, x) || !hasID(stored, y) {
-		t.Errorf("sink holds %v, want x and y", fx.siteDescs(stored))
+	if !slices.Equal(stored, []uint32{x}) {
+		t.Errorf("sink holds %v, want only x", fx.siteDescs(stored))
 	}
-	if fx.facts.Options.ValueTrees {
+	{
 		v := fx.value("structcopy", "load", isInstr[*ssa.UnOp])
 		pts := fx.s.pointsTo(v)
 		if len(pts) != 1 || fx.facts.Site(pts[0]).Kind != SiteValue || !fx.has("copyLoad", v, fx.where("copyLoad", 0, v)[0][1]) {

@@ -47,44 +47,22 @@ func loadFixture(t testing.TB, cfg Config) *fixture {
 	return &fixture{t: t, prog: prog, facts: facts}
 }
 
-// The programs of the one-idea testdata packages, loaded together once,
-// extracted in both modes (union values and value trees).
+// The programs of the one-idea testdata packages, loaded and extracted
+// together once.
 var (
 	sharedOnce  sync.Once
-	sharedFx    [2]*fixture
+	sharedFx    *fixture
 	sharedError string
 )
 
 var sharedPkgs = []string{
 	"closure", "field", "maps", "chans", "iface", "ctor", "gostmt", "global",
 	"appendcopy", "methodval", "deferrecover", "embed", "generics", "synclib", "timer", "structcopy",
+	"asserts",
 }
 
-// sharedFixture returns the shared testdata extracted with the default
-// Options (union values).
+// sharedFixture returns the shared testdata's fixture.
 func sharedFixture(t *testing.T) *fixture {
-	t.Helper()
-	var fx *fixture
-	bothModesOnce(t)
-	fx = &fixture{}
-	*fx = *sharedFx[0]
-	fx.t = t
-	return fx
-}
-
-// bothModes runs test on the shared fixture with each Options.ValueTrees.
-func bothModes(t *testing.T, test func(t *testing.T, fx *fixture)) {
-	bothModesOnce(t)
-	for k, name := range []string{"union", "trees"} {
-		t.Run(name, func(t *testing.T) {
-			fx := *sharedFx[k]
-			fx.t = t
-			test(t, &fx)
-		})
-	}
-}
-
-func bothModesOnce(t *testing.T) {
 	t.Helper()
 	sharedOnce.Do(func() {
 		var pats []string
@@ -96,18 +74,19 @@ func bothModesOnce(t *testing.T) {
 			sharedError = err.Error()
 			return
 		}
-		for k, trees := range []bool{false, true} {
-			facts, err := ExtractWith(prog, Options{ValueTrees: trees})
-			if err != nil {
-				sharedError = err.Error()
-				return
-			}
-			sharedFx[k] = &fixture{prog: prog, facts: facts, s: newRefSolver(facts)}
+		facts, err := Extract(prog)
+		if err != nil {
+			sharedError = err.Error()
+			return
 		}
+		sharedFx = &fixture{prog: prog, facts: facts, s: newRefSolver(facts)}
 	})
 	if sharedError != "" {
 		t.Fatal(sharedError)
 	}
+	fx := *sharedFx
+	fx.t = t
+	return &fx
 }
 
 // marker returns the file and line of the comment "// @name" in a testdata package.

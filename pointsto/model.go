@@ -47,6 +47,7 @@ const (
 	modelLock             // lockOp
 	modelSync             // syncCall
 	modelAsync            // the runtime later calls args[fnArg](args[argArg]) in another goroutine
+	modelPool             // sync.Pool Put and Get: data flow through the pool object (no access)
 )
 
 // A model says what a call of a specially treated function does, besides
@@ -213,6 +214,20 @@ func methodModel(pkg, typ, name string) model {
 				return noModel
 			}
 			m.kind, m.z = modelSync, SyncOnceDo
+		case "Pool":
+			// Put(x) and Get keep x in per-P arrays reached through unsafe
+			// pointer arithmetic, which the analysis does not follow: model
+			// them as a store into and a load from the pool object itself
+			// (Get also returns what New returns: its code is analyzed).
+			m.kind = modelPool
+			switch name {
+			case "Put":
+				m.storeArg = 1
+			case "Get":
+				m.loadResult = true
+			default:
+				return noModel
+			}
 		case "Cond":
 			m.kind = modelSync
 			switch name {

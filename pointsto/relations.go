@@ -70,9 +70,7 @@ const (
 	rSubSite
 	rMove
 	rLoad
-	rLoadDeep
 	rStore
-	rStoreDeep
 	rFieldAddr
 	rContentLoad
 	rContentStore
@@ -119,6 +117,13 @@ const (
 	rCallSig
 	rFuncSig
 
+	rTypeAssert
+	rAssertType
+	rIfaceType
+	rOpaqueType
+	rPtrRecv
+	rValueRecv
+
 	numRels
 )
 
@@ -136,16 +141,14 @@ var relInfos = [numRels]relInfo{
 	rSubSite:      {"subSite", []Column{col("h", DomH), col("f", DomF), col("h2", DomH)}, "h2 is the location f inside h"},
 	rMove:         {"move", []Column{col("to", DomV), col("from", DomV)}, "to may hold what from holds"},
 	rLoad:         {"load", []Column{col("to", DomV), col("ptr", DomV)}, "to = *ptr"},
-	rLoadDeep:     {"loadDeep", []Column{col("to", DomV), col("ptr", DomV)}, "union values only: to = *ptr, a struct/array: to gets the contents of the location and of all sub-sites below it"},
 	rStore:        {"store", []Column{col("ptr", DomV), col("from", DomV)}, "*ptr = from"},
-	rStoreDeep:    {"storeDeep", []Column{col("ptr", DomV), col("from", DomV)}, "union values only: *ptr = from, a struct/array: the location and all sub-sites below it get from's pointers"},
 	rFieldAddr:    {"fieldAddr", []Column{col("to", DomV), col("base", DomV), col("f", DomF)}, "to = &base.f (FieldAddr) or &base[i] (IndexAddr, f = [*])"},
 	rContentLoad:  {"contentLoad", []Column{col("to", DomV), col("base", DomV), col("f", DomF)}, "to gets the contents of sub-site f of base's objects (map lookup/range, channel receive)"},
 	rContentStore: {"contentStore", []Column{col("base", DomV), col("f", DomF), col("from", DomV)}, "sub-site f of base's objects gets from's pointers (map update, send)"},
 	rCopyContents: {"copyContents", []Column{col("dst", DomV), col("src", DomV), col("f", DomF)}, "each location at or below sub-site f of dst's objects gets the contents of the location at the same path below sub-site f of src's objects (copy, append)"},
-	rCopyLoad:     {"copyLoad", []Column{col("to", DomV), col("ptr", DomV)}, "value trees only: to's value tree gets a copy of *ptr, location by location (same path)"},
-	rCopyStore:    {"copyStore", []Column{col("ptr", DomV), col("from", DomV)}, "value trees only: *ptr gets a copy of from's value tree, location by location (same path)"},
-	rHType:        {"hType", []Column{col("h", DomH), col("t", DomT)}, "the dynamic type of h's address (root sites: of the allocated value) when it sits in an interface"},
+	rCopyLoad:     {"copyLoad", []Column{col("to", DomV), col("ptr", DomV)}, "to = *ptr, a struct/array value: to's value tree gets a copy of *ptr, location by location (same path)"},
+	rCopyStore:    {"copyStore", []Column{col("ptr", DomV), col("from", DomV)}, "*ptr = from, a struct/array value: *ptr gets a copy of from's value tree, location by location (same path)"},
+	rHType:        {"hType", []Column{col("h", DomH), col("t", DomT)}, "the type of h's address as allocated (root sites: of the allocated value); interface calls dispatch on it for opaqueType objects"},
 	rMethodImpl:   {"methodImpl", []Column{col("t", DomT), col("n", DomN), col("m", DomM)}, "type t implements method n by m"},
 
 	rCallSite:    {"callSite", []Column{col("i", DomI), col("m", DomM)}, "call site i is in function m"},
@@ -155,10 +158,10 @@ var relInfos = [numRels]relInfo{
 	rDynCall:     {"dynCall", []Column{col("i", DomI), col("fn", DomV)}, "i calls the function value fn"},
 	rInvoke:      {"invoke", []Column{col("i", DomI), col("recv", DomV), col("n", DomN)}, "i calls method n of the interface value recv"},
 	rActual:      {"actual", []Column{col("i", DomI), col("z", DomZ), col("v", DomV)}, "argument z of i is v (invoke: z=0 is the receiver)"},
-	rCallResult:  {"callResult", []Column{col("i", DomI), col("v", DomV)}, "v is the result of i"},
+	rCallResult:  {"callResult", []Column{col("i", DomI), col("z", DomZ), col("v", DomV)}, "v is result z of i: the call itself for one result, the Extract of component z for several"},
 	rFormal:      {"formal", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "parameter z of m is v (z=0 is the receiver of methods)"},
 	rFreeVar:     {"freeVar", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "free variable z of m is v"},
-	rRet:         {"ret", []Column{col("m", DomM), col("v", DomV)}, "m returns v"},
+	rRet:         {"ret", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "m returns v as its result z"},
 	rFuncObj:     {"funcObj", []Column{col("h", DomH), col("m", DomM)}, "h is a function value (closure or func object) of m"},
 	rClosureBind: {"closureBind", []Column{col("h", DomH), col("z", DomZ), col("v", DomV)}, "closure site h binds free variable z to v"},
 	rPanicVal:    {"panicVal", []Column{col("v", DomV)}, "v is panicked"},
@@ -184,6 +187,13 @@ var relInfos = [numRels]relInfo{
 	rGlobalUse: {"globalUse", []Column{col("v", DomV), col("m", DomM)}, "v, a global's address or a function used as a value, is an operand in m"},
 	rCallSig:   {"callSig", []Column{col("i", DomI), col("s", DomS)}, "call site i, not an interface call, calls a function of signature s"},
 	rFuncSig:   {"funcSig", []Column{col("m", DomM), col("s", DomS)}, "m has signature s"},
+
+	rTypeAssert: {"typeAssert", []Column{col("to", DomV), col("from", DomV)}, "to = from.(T): to gets the objects of from whose dynamic type passes the assertion (assertType, opaqueType)"},
+	rAssertType: {"assertType", []Column{col("to", DomV), col("t", DomT)}, "the type assertion whose result is to succeeds for dynamic type t (one of ifaceType's types)"},
+	rIfaceType:  {"ifaceType", []Column{col("v", DomV), col("t", DomT)}, "v is an interface made from a value of type t (MakeInterface): t is the dynamic type of the objects v points to"},
+	rOpaqueType: {"opaqueType", []Column{col("h", DomH)}, "h may sit in an interface with a dynamic type no ifaceType gives (the result of a function that is not analyzed): it passes every type assertion"},
+	rPtrRecv:    {"ptrRecv", []Column{col("m", DomM)}, "m is a method with a pointer receiver: called through an interface, its receiver is the object the call dispatched on"},
+	rValueRecv:  {"valueRecv", []Column{col("m", DomM), col("t", DomT)}, "m is a method whose receiver, a pointer-carrying value of type t, is a parameter: called through an interface, it gets the objects of dynamic type t"},
 }
 
 var relByName = func() map[string]rel {

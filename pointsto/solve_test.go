@@ -24,24 +24,24 @@ type refSolver struct {
 	inWork []bool
 
 	// constraints by base value
-	load, loadDeep, store, storeDeep [][]uint32
-	fieldAddr, contentLoad           [][][2]uint32 // (to, f)
-	contentStore                     [][][2]uint32 // (f, from)
-	copyDst, copySrc                 [][][2]uint32 // (other, f)
-	copyLoadTo, copyLoadPtr          [][]uint32    // copyLoad by to: ptrs; by ptr: tos
-	copyStorePtr, copyStoreFrom      [][]uint32    // copyStore by ptr: froms; by from: ptrs
-	paired                           map[[2]uint32]bool
-	childF                           [][][2]uint32 // by H: (f, child)
-	dynCall                          [][]uint32    // call sites
-	invoke                           [][][2]uint32 // (i, n)
+	load, store                 [][]uint32
+	fieldAddr, contentLoad      [][][2]uint32 // (to, f)
+	contentStore                [][][2]uint32 // (f, from)
+	copyDst, copySrc            [][][2]uint32 // (other, f)
+	copyLoadTo, copyLoadPtr     [][]uint32    // copyLoad by to: ptrs; by ptr: tos
+	copyStorePtr, copyStoreFrom [][]uint32    // copyStore by ptr: froms; by from: ptrs
+	paired                      map[[2]uint32]bool
+	childF                      [][][2]uint32 // by H: (f, child)
+	dynCall                     [][]uint32    // call sites
+	invoke                      [][][2]uint32 // (i, n)
 
 	sub       map[[2]uint32]uint32 // (h, f) -> h2
 	children  [][]uint32
 	actuals   [][][2]uint32 // by I: (z, v)
-	results   [][]uint32    // by I
+	results   [][][2]uint32 // by I: (z, v)
 	formals   [][][2]uint32 // by M: (z, v)
 	freeVars  [][][2]uint32 // by M
-	rets      [][]uint32    // by M
+	rets      [][][2]uint32 // by M: (z, v)
 	funcObj   [][]uint32    // by H
 	binds     [][][2]uint32 // by H: (z, v)
 	hTypes    [][]uint32    // by H
@@ -71,8 +71,7 @@ func newRefSolverOpts(f *Facts, deadline time.Time, filterRecv bool, skip func(r
 		f: f, nV: nV,
 		pts: make([]bitset.BitSet, n), done: make([]bitset.BitSet, n),
 		succ: make([][]uint32, n), hasE: make(map[[2]uint32]bool), inWork: make([]bool, n),
-		load: make([][]uint32, nV), loadDeep: make([][]uint32, nV),
-		store: make([][]uint32, nV), storeDeep: make([][]uint32, nV),
+		load: make([][]uint32, nV), store: make([][]uint32, nV),
 		fieldAddr: make([][][2]uint32, nV), contentLoad: make([][][2]uint32, nV),
 		contentStore: make([][][2]uint32, nV), copyDst: make([][][2]uint32, nV), copySrc: make([][][2]uint32, nV),
 		copyLoadTo: make([][]uint32, nV), copyLoadPtr: make([][]uint32, nV),
@@ -80,8 +79,8 @@ func newRefSolverOpts(f *Facts, deadline time.Time, filterRecv bool, skip func(r
 		paired: make(map[[2]uint32]bool), childF: make([][][2]uint32, nH),
 		dynCall: make([][]uint32, nV), invoke: make([][][2]uint32, nV),
 		sub: make(map[[2]uint32]uint32), children: make([][]uint32, nH),
-		actuals: make([][][2]uint32, nI), results: make([][]uint32, nI),
-		formals: make([][][2]uint32, nM), freeVars: make([][][2]uint32, nM), rets: make([][]uint32, nM),
+		actuals: make([][][2]uint32, nI), results: make([][][2]uint32, nI),
+		formals: make([][][2]uint32, nM), freeVars: make([][][2]uint32, nM), rets: make([][][2]uint32, nM),
 		funcObj: make([][]uint32, nH), binds: make([][][2]uint32, nH), hTypes: make([][]uint32, nH),
 		impls: make(map[[2]uint32][]uint32), connected: make(map[[2]uint32]bool),
 		callees: make(map[uint32]map[uint32]bool), deadline: deadline,
@@ -117,9 +116,7 @@ func newRefSolverOpts(f *Facts, deadline time.Time, filterRecv bool, skip func(r
 		s.copyStoreFrom[t[1]] = append(s.copyStoreFrom[t[1]], t[0])
 	})
 	each("load", func(t []uint32) { s.load[t[1]] = append(s.load[t[1]], t[0]) })
-	each("loadDeep", func(t []uint32) { s.loadDeep[t[1]] = append(s.loadDeep[t[1]], t[0]) })
 	each("store", func(t []uint32) { s.store[t[0]] = append(s.store[t[0]], t[1]) })
-	each("storeDeep", func(t []uint32) { s.storeDeep[t[0]] = append(s.storeDeep[t[0]], t[1]) })
 	each("fieldAddr", func(t []uint32) { s.fieldAddr[t[1]] = append(s.fieldAddr[t[1]], [2]uint32{t[0], t[2]}) })
 	each("contentLoad", func(t []uint32) { s.contentLoad[t[1]] = append(s.contentLoad[t[1]], [2]uint32{t[0], t[2]}) })
 	each("contentStore", func(t []uint32) { s.contentStore[t[0]] = append(s.contentStore[t[0]], [2]uint32{t[1], t[2]}) })
@@ -130,10 +127,10 @@ func newRefSolverOpts(f *Facts, deadline time.Time, filterRecv bool, skip func(r
 	each("dynCall", func(t []uint32) { s.dynCall[t[1]] = append(s.dynCall[t[1]], t[0]) })
 	each("invoke", func(t []uint32) { s.invoke[t[1]] = append(s.invoke[t[1]], [2]uint32{t[0], t[2]}) })
 	each("actual", func(t []uint32) { s.actuals[t[0]] = append(s.actuals[t[0]], [2]uint32{t[1], t[2]}) })
-	each("callResult", func(t []uint32) { s.results[t[0]] = append(s.results[t[0]], t[1]) })
+	each("callResult", func(t []uint32) { s.results[t[0]] = append(s.results[t[0]], [2]uint32{t[1], t[2]}) })
 	each("formal", func(t []uint32) { s.formals[t[0]] = append(s.formals[t[0]], [2]uint32{t[1], t[2]}) })
 	each("freeVar", func(t []uint32) { s.freeVars[t[0]] = append(s.freeVars[t[0]], [2]uint32{t[1], t[2]}) })
-	each("ret", func(t []uint32) { s.rets[t[0]] = append(s.rets[t[0]], t[1]) })
+	each("ret", func(t []uint32) { s.rets[t[0]] = append(s.rets[t[0]], [2]uint32{t[1], t[2]}) })
 	each("funcObj", func(t []uint32) { s.funcObj[t[0]] = append(s.funcObj[t[0]], t[1]) })
 	each("closureBind", func(t []uint32) { s.binds[t[0]] = append(s.binds[t[0]], [2]uint32{t[1], t[2]}) })
 	each("hType", func(t []uint32) { s.hTypes[t[0]] = append(s.hTypes[t[0]], t[1]) })
@@ -141,6 +138,7 @@ func newRefSolverOpts(f *Facts, deadline time.Time, filterRecv bool, skip func(r
 
 	each("alloc", func(t []uint32) { s.add(t[0], t[1]) })
 	each("move", func(t []uint32) { s.edge(t[1], t[0]) })
+	each("typeAssert", func(t []uint32) { s.edge(t[1], t[0]) }) // unfiltered: an upper bound
 	each("staticCall", func(t []uint32) { s.connect(t[0], t[1]) })
 	each("rootParam", func(t []uint32) {
 		for _, zv := range s.formals[t[0]] {
@@ -233,7 +231,9 @@ func (s *refSolver) connect(i, m uint32) {
 	}
 	for _, r := range s.results[i] {
 		for _, v := range s.rets[m] {
-			s.edge(v, r)
+			if v[0] == r[0] {
+				s.edge(v[1], r[1])
+			}
 		}
 	}
 }
@@ -271,18 +271,8 @@ func (s *refSolver) object(v, h uint32) {
 	for _, to := range s.load[v] {
 		s.edge(s.content(h), to)
 	}
-	for _, to := range s.loadDeep[v] {
-		for _, h2 := range s.below(h) {
-			s.edge(s.content(h2), to)
-		}
-	}
 	for _, from := range s.store[v] {
 		s.edge(from, s.content(h))
-	}
-	for _, from := range s.storeDeep[v] {
-		for _, h2 := range s.below(h) {
-			s.edge(from, s.content(h2))
-		}
 	}
 	for _, tf := range s.fieldAddr[v] {
 		if h2, ok := s.sub[[2]uint32{h, tf[1]}]; ok {

@@ -71,7 +71,7 @@ import (
 //
 // Call sites on one line are lumped together, so each call to be checked in
 // the programs is on a line of its own and no two functions start on one line.
-var soundnessPrograms = []string{"ifaces", "funcvals", "methods", "generics", "callbacks"}
+var soundnessPrograms = []string{"ifaces", "funcvals", "methods", "generics", "callbacks", "asserts"}
 
 const soundnessDir = "testdata/pointsto/soundness"
 

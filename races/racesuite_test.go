@@ -2,7 +2,6 @@ package races
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -26,12 +25,6 @@ func TestRaceSuite(t *testing.T) {
 	}
 	suite, err := racesuite.Prepare(t.TempDir())
 	if err != nil {
-		t.Fatal(err)
-	}
-	// io_test.go holds two tests, both excluded (happens-before through
-	// files and the network); it pulls net/http in, whose points-to does not
-	// finish yet (pointsto/BENCHMARKS.md).
-	if err := os.Remove(filepath.Join(suite.Dir, "io_test.go")); err != nil {
 		t.Fatal(err)
 	}
 	prog, err := pointsto.Load(pointsto.Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})

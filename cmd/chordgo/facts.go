@@ -19,9 +19,8 @@ func runFacts(args []string) int {
 	out := fs.String("o", "facts", "write the fact files, schema.dl and the domain maps into `dir`")
 	lf := addLoadFlags(fs)
 	stats := fs.Bool("stats", false, "print domain sizes, tuple counts and times to standard error")
-	trees := fs.Bool("valuetrees", false, "model struct and array values in registers as value trees (copyLoad, copyStore) instead of the union of their pointers (loadDeep, storeDeep)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-tests=true] [-tags T] [-run RE] [-valuetrees] [-stats] [packages]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-tests=true] [-tags T] [-run RE] [-stats] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\") and their\n"+
 			"dependencies, builds SSA, and writes the base relations of the points-to and\n"+
 			"race analyses: <rel>.facts (tab-separated ids), schema.dl (Souffle declarations)\n"+
@@ -43,7 +42,7 @@ func runFacts(args []string) int {
 		return 2
 	}
 	t1 := time.Now()
-	facts, err := pointsto.ExtractWith(prog, pointsto.Options{ValueTrees: *trees})
+	facts, err := pointsto.Extract(prog)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
 		return 2

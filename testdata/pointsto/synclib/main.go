@@ -31,4 +31,9 @@ func main() {
 	a := p.Load()      // @pload
 	b := v.Load()      // @vload
 	println(atomic.LoadInt32(&n), a, b, cnt.Load())
+	pool.Put(&T{})  // @poolput
+	c := pool.Get() // @poolget
+	println(c)
 }
+
+var pool = sync.Pool{New: func() any { return &T{} }} // @poolnew
