@@ -190,7 +190,10 @@
 //	                              (fields, elements, globals, captured variables), sync/atomic
 //	                              operations, internal/race annotations; builtins on slices: copy
 //	                              (read src, write dst), append (write the result, read a spread
-//	                              argument), clear; string(b) reads b
+//	                              argument), clear; string(b) reads b; as for the race detector, a
+//	                              send (or select send case) reads the channel object and close writes
+//	                              it, and the methods of sync.Mutex, RWMutex, WaitGroup, Once and Cond
+//	                              read and write their receiver atomically
 //	deepAccess(e:E)               e accesses the location and every sub-site below it: loads and stores
 //	                              of whole struct and array values, and the slice builtins above (ptr is
 //	                              then the slice: it points to the backing array, whose elements are its
@@ -198,7 +201,7 @@
 //	mapRead(e:E, m:V), mapWrite(e:E, m:V)  lookup, range, len / update, delete, clear of map m
 //	accessFunc(e:E, m:M)          e is in m (every E, channel operations included)
 //	atomicAccess(e:E)             e is a sync/atomic function or a method of atomic.Int32, Bool, Value,
-//	                              Pointer[T], ...
+//	                              Pointer[T], ..., or a method of the sync types above
 //
 // Synchronization (the constants of this package encode z):
 //

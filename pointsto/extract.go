@@ -953,6 +953,7 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		}
 		e := x.newAccess(in, m)
 		x.e3(rChanOp, e, ch, ChanSend)
+		x.e2(rRead, e, ch) // the race detector: a send reads the channel, close writes it
 		if v, ok := x.vid(in.X); ok {
 			x.e3(rContentStore, ch, FieldChan, v)
 		}
@@ -969,6 +970,7 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 			}
 			if st.Dir == types.SendOnly {
 				x.e3(rChanOp, e, ch, ChanSend)
+				x.e2(rRead, e, ch)
 				if v, ok := x.vid(st.Send); ok {
 					x.e3(rContentStore, ch, FieldChan, v)
 				}
@@ -1185,10 +1187,19 @@ func (x *extractor) applyModel(m, i uint32, instr ssa.CallInstruction, md *model
 		return
 	}
 	switch md.kind {
-	case modelLock:
-		x.e3(rLockOp, i, addr, uint32(md.z))
-	case modelSync:
-		x.e3(rSyncCall, i, addr, uint32(md.z))
+	case modelLock, modelSync:
+		if md.kind == modelLock {
+			x.e3(rLockOp, i, addr, uint32(md.z))
+		} else {
+			x.e3(rSyncCall, i, addr, uint32(md.z))
+		}
+		// The race detector sees these operations as atomic reads and
+		// writes of the object: a plain write of a Mutex or WaitGroup
+		// (mu = sync.Mutex{}) races with them.
+		e := x.newAccess(instr, m)
+		x.e2(rRead, e, addr)
+		x.e2(rWrite, e, addr)
+		x.e1(rAtomicAccess, e)
 	case modelAtomic, modelRace:
 		e := x.newAccess(instr, m)
 		if md.read {
@@ -1316,7 +1327,9 @@ func (x *extractor) builtin(m uint32, instr ssa.CallInstruction, fn *ssa.Builtin
 		}
 	case "close":
 		if ch, ok := x.vid(args[0]); ok {
-			x.e3(rChanOp, x.newAccess(instr, m), ch, ChanClose)
+			e := x.newAccess(instr, m)
+			x.e3(rChanOp, e, ch, ChanClose)
+			x.e2(rWrite, e, ch)
 		}
 	case "recover":
 		if res != NoID {
