@@ -32,7 +32,8 @@
 // Fields are only added, never renamed or removed. Races are sorted by the
 // positions of their accesses. A race stands for all the goroutine pairs in
 // which its accesses may race; the goroutines and paths shown are those of
-// the first pair. A path is the shortest in the context-sensitive call
+// the first pair. A path is a shortest one in the context-sensitive call
 // graph, without go edges, from the goroutine's entry to the access, found
-// with github.com/dominikbraun/graph.
+// by breadth-first search over sorted edges so that the same program gives
+// the same report.
 package reports

@@ -1,26 +1,31 @@
 package reports
 
 import (
+	"cmp"
 	"go/token"
+	"slices"
 
 	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
-	"github.com/dominikbraun/graph"
 )
 
 // node is a function in a context.
 type node struct{ c, m uint32 }
 
-// paths finds counterexample call paths: the shortest path in the
+func compareNodes(a, b node) int { return cmp.Or(cmp.Compare(a.m, b.m), cmp.Compare(a.c, b.c)) }
+
+// paths finds counterexample call paths: a shortest path in the
 // context-sensitive call graph, without go edges, from a goroutine's entry
-// to a context of the function of an access, found in a graph of the
-// functions that goroutine runs.
+// to a context of the function of an access. Breadth-first search over
+// sorted edges makes the choice among equally short paths deterministic
+// (github.com/dominikbraun/graph's ShortestPath breaks ties by map order,
+// so reports would change from run to run).
 type paths struct {
 	r        *pointsto.Result
 	gs       *mhp.Goroutines
 	edges    map[node][]edge
-	graphs   map[uint32]*goroutineGraph
-	accessFn map[uint32]uint32 // E -> M
+	trees    map[uint32]map[node]step // by goroutine: how the search reached each node
+	accessFn map[uint32]uint32        // E -> M
 }
 
 type edge struct {
@@ -28,11 +33,12 @@ type edge struct {
 	to   node
 }
 
-type goroutineGraph struct {
-	g       graph.Graph[node, node]
-	entries []node
-	byFunc  map[uint32][]node
-	site    map[[2]node]uint32
+// step is how the search first reached a node: from node from through
+// call site site; entry nodes have none.
+type step struct {
+	from  node
+	site  uint32
+	entry bool
 }
 
 type frame struct {
@@ -50,7 +56,7 @@ func newPaths(r *pointsto.Result, gs *mhp.Goroutines) *paths {
 	for _, t := range f.Tuples("goCall") {
 		goSite[t[0]] = true
 	}
-	p := &paths{r: r, gs: gs, edges: map[node][]edge{}, graphs: map[uint32]*goroutineGraph{}, accessFn: map[uint32]uint32{}}
+	p := &paths{r: r, gs: gs, edges: map[node][]edge{}, trees: map[uint32]map[node]step{}, accessFn: map[uint32]uint32{}}
 	for _, t := range f.Tuples("accessFunc") {
 		p.accessFn[t[0]] = t[1]
 	}
@@ -61,43 +67,40 @@ func newPaths(r *pointsto.Result, gs *mhp.Goroutines) *paths {
 		from := node{t[0], callerOf[t[1]]}
 		p.edges[from] = append(p.edges[from], edge{t[1], node{t[2], t[3]}})
 	}
+	for _, es := range p.edges {
+		slices.SortFunc(es, func(a, b edge) int { return cmp.Or(cmp.Compare(a.site, b.site), compareNodes(a.to, b.to)) })
+	}
 	return p
 }
 
-func (p *paths) graphOf(g uint32) *goroutineGraph {
-	if gg, ok := p.graphs[g]; ok {
-		return gg
+// tree searches breadth-first from g's entries, once per goroutine.
+func (p *paths) tree(g uint32) map[node]step {
+	if t, ok := p.trees[g]; ok {
+		return t
 	}
-	gg := &goroutineGraph{
-		g:      graph.New(func(n node) node { return n }, graph.Directed()),
-		byFunc: map[uint32][]node{},
-		site:   map[[2]node]uint32{},
-	}
-	in := map[node]bool{}
-	for t := range p.gs.Tuples("threadReach") {
-		if t[0] == g {
-			n := node{t[1], t[2]}
-			in[n] = true
-			_ = gg.g.AddVertex(n)
-			gg.byFunc[n.m] = append(gg.byFunc[n.m], n)
-		}
-	}
+	var queue []node
 	for t := range p.gs.Tuples("threadEntry") {
 		if t[0] == g {
-			gg.entries = append(gg.entries, node{t[1], t[2]})
+			queue = append(queue, node{t[1], t[2]})
 		}
 	}
-	for from := range in {
-		for _, e := range p.edges[from] {
-			if in[e.to] {
-				if err := gg.g.AddEdge(from, e.to); err == nil {
-					gg.site[[2]node{from, e.to}] = e.site
-				}
+	slices.SortFunc(queue, compareNodes)
+	tree := map[node]step{}
+	for _, n := range queue {
+		tree[n] = step{entry: true}
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, e := range p.edges[n] {
+			if _, ok := tree[e.to]; !ok {
+				tree[e.to] = step{from: n, site: e.site}
+				queue = append(queue, e.to)
 			}
 		}
 	}
-	p.graphs[g] = gg
-	return gg
+	p.trees[g] = tree
+	return tree
 }
 
 // to returns the frames from g's entry to access e: one per call, then the
@@ -105,26 +108,23 @@ func (p *paths) graphOf(g uint32) *goroutineGraph {
 func (p *paths) to(g, e uint32) []frame {
 	f := p.r.Facts
 	m := p.accessFn[e]
-	gg := p.graphOf(g)
-	// A sink behind every context of m: one search finds the nearest.
-	sink := node{pointsto.NoID, m}
-	if _, err := gg.g.Vertex(sink); err != nil {
-		_ = gg.g.AddVertex(sink)
-		for _, n := range gg.byFunc[m] {
-			_ = gg.g.AddEdge(n, sink)
+	tree := p.tree(g)
+	// The nearest context of m: the fewest calls, then the lowest context.
+	var best []frame
+	var bestNode node
+	for n := range tree {
+		if n.m != m {
+			continue
+		}
+		var path []frame
+		for x := n; !tree[x].entry; x = tree[x].from {
+			s := tree[x]
+			path = append(path, frame{f.Func(s.from.m).String(), f.CallPos(s.site)})
+		}
+		if best == nil || len(path) < len(best) || len(path) == len(best) && compareNodes(n, bestNode) < 0 {
+			best, bestNode = path, n
 		}
 	}
-	var best []node
-	for _, src := range gg.entries {
-		path, err := graph.ShortestPath(gg.g, src, sink)
-		if err == nil && (best == nil || len(path) < len(best)) {
-			best = path[:len(path)-1]
-		}
-	}
-	var out []frame
-	for k := 0; k+1 < len(best); k++ {
-		i := gg.site[[2]node{best[k], best[k+1]}]
-		out = append(out, frame{f.Func(best[k].m).String(), f.CallPos(i)})
-	}
-	return append(out, frame{f.Func(m).String(), f.AccessPos(e)})
+	slices.Reverse(best)
+	return append(best, frame{f.Func(m).String(), f.AccessPos(e)})
 }

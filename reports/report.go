@@ -28,6 +28,7 @@ type Report struct {
 type Race struct {
 	Location Location  `json:"location"`
 	Accesses [2]Access `json:"accesses"`
+	order    [2]token.Position
 }
 
 // Location is the memory both accesses may touch.
@@ -124,7 +125,7 @@ func Build(r *pointsto.Result, res *races.Result) *Report {
 		rep.Races = append(rep.Races, b.race(&race))
 	}
 	slices.SortStableFunc(rep.Races, func(a, b Race) int {
-		return cmp.Or(cmp.Compare(a.Accesses[0].Pos, b.Accesses[0].Pos), cmp.Compare(a.Accesses[1].Pos, b.Accesses[1].Pos))
+		return cmp.Or(comparePos(a.order[0], b.order[0]), comparePos(a.order[1], b.order[1]))
 	})
 	s := res.Stats
 	rep.Stats = Stats{
@@ -155,10 +156,17 @@ func (b *builder) race(race *races.Race) Race {
 		out.Accesses[k] = b.access(a, pair[k])
 	}
 	// Writes first, as the race detector prints them.
+	out.order = [2]token.Position{b.f.AccessPos(race.Accesses[0].E), b.f.AccessPos(race.Accesses[1].E)}
 	if out.Accesses[0].Op == "read" && out.Accesses[1].Op == "write" {
 		out.Accesses[0], out.Accesses[1] = out.Accesses[1], out.Accesses[0]
+		out.order[0], out.order[1] = out.order[1], out.order[0]
 	}
 	return out
+}
+
+// comparePos orders positions by file, then line and column as numbers.
+func comparePos(a, b token.Position) int {
+	return cmp.Or(cmp.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 }
 
 func (b *builder) position(p token.Position) string {
