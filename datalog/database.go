@@ -117,6 +117,32 @@ func (db *Database) AddFlat(rel string, data []uint32) error {
 	return nil
 }
 
+// AddDistinct adds tuples like AddFlat, for a caller that knows they are
+// distinct and not in the relation yet (another database's relation, a
+// sorted fact list): it skips duplicate elimination, and the relation
+// builds its hash set only if a rule later needs it.
+func (db *Database) AddDistinct(rel string, data []uint32) error {
+	r, err := db.relation(rel)
+	if err != nil {
+		return err
+	}
+	if db.ran || r.n > 0 || r.dense != nil {
+		return db.AddFlat(rel, data)
+	}
+	if len(data)%r.arity != 0 {
+		return fmt.Errorf("%s has %d columns; %d values are not whole tuples", rel, r.arity, len(data))
+	}
+	for _, a := range r.decl.Attrs {
+		if a.Type.Kind == SymbolKind {
+			return db.AddFlat(rel, data)
+		}
+	}
+	r.set = hashIndex{} // rebuilt by ensureSet when needed
+	r.rows = append(r.rows, data...)
+	r.n = len(r.rows) / r.arity
+	return nil
+}
+
 // Len returns the number of tuples in a relation, or 0 for an unknown one.
 func (db *Database) Len(rel string) int {
 	r, err := db.relation(rel)

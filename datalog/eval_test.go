@@ -683,3 +683,43 @@ q(s, x) :- r(x, s).`
 		t.Errorf("q = %q", got)
 	}
 }
+
+// TestAddDistinct: tuples added without duplicate elimination give the
+// same results as AddFlat, whether the relation stays a hash relation (a
+// rule extends it, so its set is rebuilt) or becomes dense.
+func TestAddDistinct(t *testing.T) {
+	const src = `
+.type N <: number
+.decl e(x:N, y:N)
+.decl p(x:N, y:N)
+.input e
+.output p
+e(x, z) :- p(x, y), e(y, z), x = 1000000.
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), e(y, z).
+`
+	prog, err := Parse("t.dl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, big := range []uint32{10, 1 << 30} { // dense bounds, then too big for bitsets
+		edges := []uint32{1, 2, 2, 3, 3, 4, big, 1}
+		var counts [2]int
+		for k, add := range []func(*Database) error{
+			func(db *Database) error { return db.AddFlat("e", edges) },
+			func(db *Database) error { return db.AddDistinct("e", edges) },
+		} {
+			db := NewDatabase(prog)
+			if err := add(db); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Run(); err != nil {
+				t.Fatal(err)
+			}
+			counts[k] = db.Len("p")
+		}
+		if counts[0] != counts[1] || counts[0] != 10 {
+			t.Errorf("bound %d: p has %d tuples with AddFlat, %d with AddDistinct; want 10", big, counts[0], counts[1])
+		}
+	}
+}

@@ -43,7 +43,9 @@ func (r *Result) AddTo(db *datalog.Database) error {
 				data = append(data, t...)
 			}
 		}
-		if err := db.AddFlat(rel.Name, data); err != nil {
+		// Fact relations are sorted without duplicates, and results are
+		// sets: no duplicate elimination needed.
+		if err := db.AddDistinct(rel.Name, data); err != nil {
 			return fmt.Errorf("pointsto: %w", err)
 		}
 	}
