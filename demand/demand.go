@@ -65,6 +65,7 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 		if est.err != nil {
 			return nil, fmt.Errorf("demand: estimating contexts: %w", est.err)
 		}
+		res.PointsTo, res.Races = nil, nil // let the last run's results go before the next
 		r, err := a.Run(sigma)
 		if err != nil {
 			return nil, err
