@@ -46,12 +46,13 @@
 //     goroutine instance. This assumes the WaitGroup rule of its
 //     documentation: Adds that start from a zero counter happen before the
 //     Wait.
-//   - inits run before every root; tests run one after another.
+//   - inits run before every root; tests run one after another, except two
+//     tests that both (may) call t.Parallel.
 //
 // Not modeled (pairs stay unordered, which is sound): the buffered
 // channel's k-th receive before send k+C, Unlock before a later Lock
 // (condmustnot proves mutual exclusion instead), sync.Once, sync.Cond,
-// t.Parallel (parallel tests are treated as sequential: unsound, listed in
-// the README), timers' channels, context cancellation, and anything that
-// needs values (a loop that runs once, a branch that is never taken).
+// the part of a parallel test before its t.Parallel call (the whole test
+// counts as parallel), timers' channels, context cancellation, and anything
+// that needs values (a loop that runs once, a branch that is never taken).
 package mhp

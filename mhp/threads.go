@@ -35,6 +35,9 @@ type Goroutine struct {
 	Parents  []uint32     // the goroutines that may execute its go statement
 	// Single: at most one instance runs in an execution of the program.
 	Single bool
+	// Parallel: a test that may call t.Parallel, so it may run at the same
+	// time as the other parallel tests.
+	Parallel bool
 }
 
 // Goroutines holds the abstract goroutines of a program and what they run.
@@ -164,6 +167,15 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 			}
 		}
 	}
+	for m := range f.Size(pointsto.DomM) {
+		if fn := f.Func(uint32(m)); fn != nil && fn.String() == "(*testing.T).Parallel" {
+			for _, g := range gs.funcs[m] {
+				if gs.List[g].Kind == RootGoroutine {
+					gs.List[g].Parallel = true
+				}
+			}
+		}
+	}
 	gs.count = countRuns(r)
 	for g := range gs.List {
 		gr := &gs.List[g]
@@ -191,11 +203,12 @@ func goSites(f *pointsto.Facts) *bitset.BitSet {
 // sequential reports whether two goroutines never run at the same time
 // because the test runner or the runtime runs them one after the other:
 // inits run before every root and before the goroutines roots start;
-// tests run one after another (t.Parallel is not modeled yet, see doc.go).
+// tests run one after another, except tests that call t.Parallel, which
+// may run together.
 func (gs *Goroutines) sequential(g1, g2 uint32) bool {
 	k1, k2 := gs.List[g1].Kind, gs.List[g2].Kind
 	if k1 != GoGoroutine && k2 != GoGoroutine {
-		return g1 != g2
+		return g1 != g2 && !(gs.List[g1].Parallel && gs.List[g2].Parallel)
 	}
 	// An init against a goroutine that no init starts.
 	for _, p := range [2][2]uint32{{g1, g2}, {g2, g1}} {

@@ -32,7 +32,7 @@ func analyzeCorpus(t *testing.T) (*Result, *pointsto.Result) {
 			corpusErr = err
 			return
 		}
-		prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"./testdata/races/..."}, Dir: root})
+		prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"./testdata/races/..."}, Dir: root, Tests: true})
 		if err != nil {
 			corpusErr = err
 			return
