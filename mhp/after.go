@@ -64,10 +64,10 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	threads := o.gs.Of(ev.fn)
 	all := len(threads) > 0
 	for _, t := range threads {
-		// A go statement run by a goroutine it (transitively) starts runs
-		// after the run that started that goroutine: by induction on time,
-		// after x if every other run is.
-		if ev.kind == evGo && o.startedBy(t, id) {
+		// A go statement run by a goroutine that only it (transitively)
+		// starts runs after the run that started that goroutine: by
+		// induction on time, after x if every other run is.
+		if ev.kind == evGo && o.startedOnlyBy(t, id) {
 			continue
 		}
 		if !s.W.Test(uint(t)) && !(t == g && single && !may.Test(uint(id))) {
@@ -98,15 +98,31 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	return partners > 0
 }
 
-// startedBy reports whether goroutine t descends from a goroutine that go
-// statement event id starts.
-func (o *Order) startedBy(t, id uint32) bool {
-	for _, g2 := range o.spawned[id] {
-		if o.gs.Descends(g2, t) {
-			return true
+// startedOnlyBy reports whether goroutine t can only be started through a
+// goroutine that go statement event id starts: every chain of parents from
+// t up to a root passes through one.
+func (o *Order) startedOnlyBy(t, id uint32) bool {
+	spawned := o.spawned[id]
+	seen := map[uint32]bool{t: true}
+	stack := []uint32{t}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if slices.Contains(spawned, x) {
+			continue
+		}
+		parents := o.gs.List[x].Parents
+		if len(parents) == 0 {
+			return false // a root, or started from where we do not see
+		}
+		for _, p := range parents {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
 		}
 	}
-	return false
+	return true
 }
 
 // basicAfter is what happens after acquire id without matching partners,

@@ -207,8 +207,16 @@ func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
 		}
 		for _, i := range ix.callsIn[w.m] {
 			for _, m2 := range ci.callees[i] {
-				if static, ok := ix.static[i]; ok && static == m2 && !ix.selfCtx[m2] {
+				static, ok := ix.static[i]
+				plain := ok && static == m2 && !ix.selfCtx[m2]
+				if plain || ix.funcValue[m2] && ix.dynamic[i] {
+					// A plain call, or a call of a function (not a
+					// closure) through a function value: the callee runs
+					// in a context of its call site.
 					k := sigma.CallK(i)
+					if ix.callback[i] {
+						k = 0 // the runtime calls it later from where it was registered
+					}
 					c2 := w.c
 					switch {
 					case ix.init[m2]:
@@ -258,7 +266,10 @@ type ctxIndex struct {
 	rootParams   map[uint32][]uint32
 	selfCtx      []bool
 	selfCtxFuncs []uint32
-	init         []bool // package initializers and init functions
+	init         []bool          // package initializers and init functions
+	funcValue    []bool          // functions (not closures) used as values: their objects are global
+	dynamic      map[uint32]bool // dynCall sites
+	callback     map[uint32]bool // synthetic go sites: the runtime calls a callback registered there
 }
 
 func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
@@ -272,6 +283,9 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		rootParams: map[uint32][]uint32{},
 		selfCtx:    make([]bool, nM),
 		init:       make([]bool, nM),
+		funcValue:  make([]bool, nM),
+		dynamic:    map[uint32]bool{},
+		callback:   map[uint32]bool{},
 	}
 	each := func(rel string, fn func(t []uint32)) {
 		arity, data := f.Flat(rel)
@@ -292,7 +306,18 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 	})
 	each("callSite", func(t []uint32) { ix.callsIn[t[1]] = append(ix.callsIn[t[1]], t[0]) })
 	each("staticCall", func(t []uint32) { ix.static[t[0]] = t[1] })
-	each("dynCall", func(t []uint32) { ix.receiver[t[0]] = t[1] })
+	each("dynCall", func(t []uint32) {
+		ix.receiver[t[0]] = t[1]
+		ix.dynamic[t[0]] = true
+		if i := t[0]; i > 0 && f.calls[i-1] == f.calls[i] {
+			ix.callback[i] = true
+		}
+	})
+	each("funcObj", func(t []uint32) {
+		if isGlobal[t[0]] {
+			ix.funcValue[t[1]] = true
+		}
+	})
 	each("invoke", func(t []uint32) { ix.receiver[t[0]] = t[1] })
 	each("subSite", func(t []uint32) {
 		ix.subSites[t[0]] = append(ix.subSites[t[0]], struct{ f, h2 uint32 }{t[1], t[2]})

@@ -64,9 +64,12 @@
 // pointer-receiver method, a closure, and any method reached through an
 // interface run in the context of their receiver or closure object (object
 // sensitivity; a pointer-receiver method's receiver is exactly that object);
-// a plain function or a value-receiver method called directly runs in a
+// a plain function or a value-receiver method called directly, and a
+// function (not a closure) called through a function value, runs in a
 // context that starts with its call site (k for the call site: 0 keeps the
-// caller's context, Naik's rule). Call sites are in contexts so that a
+// caller's context, Naik's rule; a callback the runtime calls later, such
+// as time.AfterFunc's, keeps the context of the function that registered
+// it). Call sites are in contexts so that a
 // constructor called from two sites makes two objects once its allocation
 // site has k = 2. Package initializers and func init() run once, in the empty
 // context, whoever calls them (an importing package's initializer or the

@@ -92,8 +92,6 @@ func wants(t *testing.T, dir string) map[string]bool {
 // right yet, and why. The test fails when one of them comes out right, so
 // that the list only shrinks.
 var knownWrong = map[string]string{
-	"afterfunc":                    "the goroutine time.goFunc starts runs in the one context of the function object goFunc, shared by every timer, so it is not single",
-	"afterfunc_racy":               "as afterfunc: the extra race with the read after <-done",
 	"chan_semaphore":               "a buffered channel used as a lock (k-th receive before send k+C) is not modeled",
 	"cond":                         "sync.Cond is not modeled",
 	"cond_write_after_signal_racy": "sync.Cond is not modeled: the race is found, and a false one with it",
