@@ -8,13 +8,21 @@
 //   - original: two accesses to the same field, element, map, global or
 //     kind of object, at least one a write, each reached by some goroutine;
 //   - aliasing: on the same abstract location (races.dl gives accessLoc,
-//     the locations each access touches in each goroutine); two accesses to
-//     elements at distinct constant indices of an array that no slicing
-//     reaches at an offset touch distinct memory; two atomic accesses never
+//     the locations each access touches in each goroutine, and whether it
+//     reads or writes each); two accesses to disjoint elements of an array
+//     that no slicing reaches at an offset (constant indices, copy into or
+//     from s[lo:hi] with constant bounds) touch distinct memory; two
+//     accesses through the result of one allocating instruction touch
+//     distinct objects in distinct goroutines; two atomic accesses never
 //     race;
 //   - escaping: on an object another goroutine can reach (package escape);
 //   - parallel: not ordered by happens-before (package mhp);
 //   - unlocked: not both under one lock (package condmustnot).
+//
+// Two kinds of access are left out before pairing: a load or store through
+// a freshly allocated object's address before anything else used it (no
+// other goroutine can reach the object yet; see beforeEscape), and the
+// `*x = *x` go/ssa emits for `return x` with a named result on the heap.
 //
 // Each stage can be turned off in [Options] for diagnosis. Races are
 // reported when at least one access is in the packages the user named

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
+	"go/types"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -90,7 +92,7 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	start = time.Now()
 	acc.resliced = resliced(r)
 	pairs := aliasing(locs, acc)
-	res.Stats.Original = originalPairs(r, locs, acc)
+	res.Stats.Original = originalPairs(r, locs)
 	res.Stats.Aliasing = countPairs(pairs)
 	stage("aliasing", start)
 
@@ -110,11 +112,17 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	callees := func(i uint32) []uint32 { return cg[i] }
 	order := mhp.NewOrder(r, gs, callees)
 	res.Order = order
-	if !opts.NoMHP {
-		pairs = slices.DeleteFunc(pairs, func(p pair) bool {
-			return order.Ordered(f.Access(p.e[0]), p.g[0], f.Access(p.e[1]), p.g[1])
-		})
+	for i := range pairs {
+		p := &pairs[i]
+		for _, g0 := range p.g[0] {
+			for _, g1 := range p.g[1] {
+				if opts.NoMHP || !order.Ordered(f.Access(p.e[0]), g0, f.Access(p.e[1]), g1) {
+					p.gp = append(p.gp, [2]uint32{g0, g1})
+				}
+			}
+		}
 	}
+	pairs = slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 })
 	res.Stats.Parallel = countPairs(pairs)
 	stage("parallel", start)
 
@@ -453,8 +461,17 @@ func accessLocations(r *pointsto.Result, gs *mhp.Goroutines, acc *accessInfo) (m
 	for t := range gs.Tuples("threadReach") {
 		reach = append(reach, t...)
 	}
+	var concurrent, sequential []uint32
+	for g, gr := range gs.List {
+		if gr.Kind == mhp.GoGoroutine || gr.Parallel {
+			concurrent = append(concurrent, uint32(g))
+		} else {
+			sequential = append(sequential, uint32(g))
+		}
+	}
 	db, err := r.Solve(prog, map[string][]uint32{
 		"threadReach": reach, "analyzed": members(acc.analyzed), "other": members(acc.other),
+		"concurrent": concurrent, "sequential": sequential,
 	})
 	if err != nil {
 		return nil, err
@@ -474,10 +491,13 @@ func members(s *bitset.BitSet) []uint32 {
 	return out
 }
 
-// pair is two accesses, by two goroutines, to location o.
+// pair is two accesses to location o, each with the goroutines that may
+// run it there; after the parallel stage, gp holds the goroutine pairs in
+// which they may run at the same time.
 type pair struct {
 	e     [2]uint32
-	g     [2]uint32
+	g     [2][]uint32
+	gp    [][2]uint32
 	write [2]bool
 	o     pointsto.Ctx
 }
@@ -491,21 +511,34 @@ func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo) []pair {
 		objs = append(objs, o)
 	}
 	slices.Sort(objs)
+	type access struct {
+		e     uint32
+		write bool
+	}
 	for _, o := range objs {
-		l := locs[o]
-		slices.SortFunc(l, func(a, b location) int {
-			return cmp.Or(cmp.Compare(a.e, b.e), cmp.Compare(a.g, b.g), boolCompare(a.write, b.write))
-		})
+		// The goroutines of each access: pairs of accesses, not of
+		// (access, goroutine), keep this quadratic step small.
+		byAccess := map[access][]uint32{}
+		for _, x := range locs[o] {
+			k := access{x.e, x.write}
+			byAccess[k] = append(byAccess[k], x.g)
+		}
+		l := slices.Collect(maps.Keys(byAccess))
+		slices.SortFunc(l, func(a, b access) int { return cmp.Or(cmp.Compare(a.e, b.e), boolCompare(a.write, b.write)) })
+		for _, gs := range byAccess {
+			slices.Sort(gs)
+		}
 		for i, x := range l {
 			for _, y := range l[i:] {
+				lx, ly := location{x.e, 0, x.write}, location{y.e, 0, y.write}
 				if !x.write && !y.write ||
 					acc.atomic.Test(uint(x.e)) && acc.atomic.Test(uint(y.e)) ||
 					!acc.analyzed.Test(uint(x.e)) && !acc.analyzed.Test(uint(y.e)) ||
-					!acc.resliced.Test(uint(o)) && acc.distinctElements(x, y) ||
+					!acc.resliced.Test(uint(o)) && acc.distinctElements(lx, ly) ||
 					acc.sameActivationObject(x.e, y.e) {
 					continue
 				}
-				pairs = append(pairs, pair{e: [2]uint32{x.e, y.e}, g: [2]uint32{x.g, y.g}, write: [2]bool{x.write, y.write}, o: o})
+				pairs = append(pairs, pair{e: [2]uint32{x.e, y.e}, g: [2][]uint32{byAccess[x], byAccess[y]}, write: [2]bool{x.write, y.write}, o: o})
 			}
 		}
 	}
@@ -547,7 +580,7 @@ func accessPairs(pairs []pair) [][2]uint32 {
 // element, map contents, global, type of object) of any objects, at least
 // one a write: Chord's original pairs, before aliasing asks for the same
 // object.
-func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location, acc *accessInfo) int {
+func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location) int {
 	f := r.Facts
 	byField := map[string]map[uint32]bool{} // key -> access -> writes
 	for o, l := range locs {
@@ -558,8 +591,10 @@ func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location, acc *ac
 			key = fmt.Sprint("field ", site.Field)
 		case pointsto.SiteGlobal:
 			key = fmt.Sprint("global ", r.Contexts.Site(o))
+		case pointsto.SiteClosure, pointsto.SiteFunc, pointsto.SiteUnknown, pointsto.SiteParam:
+			key = fmt.Sprint("site ", r.Contexts.Site(o))
 		default:
-			key = "object " + site.Type.String()
+			key = "object " + types.TypeString(site.Type, nil)
 		}
 		if byField[key] == nil {
 			byField[key] = map[uint32]bool{}
@@ -599,12 +634,16 @@ func group(pairs []pair, acc *accessInfo) []Race {
 		}
 		for k := range 2 {
 			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
-			if !slices.Contains(race.Accesses[k].Goroutines, p.g[k]) {
-				race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, p.g[k])
-			}
 		}
-		if !slices.Contains(race.Pairs, p.g) {
-			race.Pairs = append(race.Pairs, p.g)
+		for _, gp := range p.gp {
+			for k := range 2 {
+				if !slices.Contains(race.Accesses[k].Goroutines, gp[k]) {
+					race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, gp[k])
+				}
+			}
+			if !slices.Contains(race.Pairs, gp) {
+				race.Pairs = append(race.Pairs, gp)
+			}
 		}
 		if !slices.Contains(race.Locations, p.o) {
 			race.Locations = append(race.Locations, p.o)
