@@ -91,7 +91,6 @@ type analysis struct {
 	defer_  []bool            // by I
 	recv    map[uint32]uint32 // I -> its argument 0 (receiver), where a sync unlock method may be called
 	callsOf [][]uint32        // by M: its call sites
-	caller  []uint32          // by I: the function it is in
 
 	objs     map[uint32][]pointsto.Ctx
 	lockBit  map[pointsto.Ctx]uint     // the objects Lock/RLock/TryLock may hold, numbered
@@ -201,11 +200,10 @@ func (a *analysis) index() {
 	for _, t := range f.Tuples("deferCall") {
 		a.defer_[t[0]] = true
 	}
-	a.callsOf, a.caller = make([][]uint32, nM), make([]uint32, nI)
+	a.callsOf = make([][]uint32, nM)
 	for _, t := range f.Tuples("callSite") {
 		i, m := t[0], t[1]
 		a.callsOf[m] = append(a.callsOf[m], i)
-		a.caller[i] = m
 		if a.flow[m] {
 			a.calls[f.Call(i)] = append(a.calls[f.Call(i)], i)
 		}
@@ -229,7 +227,7 @@ func (a *analysis) index() {
 // Lock, RLock, TryLock or TryRLock called (not deferred, not spawned) in a
 // function the dataflow runs on.
 func (a *analysis) isGen(i uint32, op lockOp) bool {
-	if a.goCall[i] || a.defer_[i] || !a.flow[a.caller[i]] {
+	if a.goCall[i] || a.defer_[i] || !a.flow[a.f.Caller(i)] {
 		return false
 	}
 	return op.z == pointsto.LockLock || op.z == pointsto.LockRLock || op.z == pointsto.LockTryLock || op.z == pointsto.LockTryRLock

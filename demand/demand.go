@@ -200,13 +200,9 @@ func (e *estimator) add(sum, x *apd.Decimal) {
 func newEstimator(a *pointsto.Analyzer) *estimator {
 	f := a.Facts
 	e := &estimator{f: f, callers: make([][]uint32, f.Size(pointsto.DomM)), memo: map[[2]uint32]*apd.Decimal{}}
-	callerOf := make([]uint32, f.Size(pointsto.DomI))
-	for _, t := range f.Tuples("callSite") {
-		callerOf[t[0]] = t[1]
-	}
 	for i, callees := range a.CallGraph() {
 		for _, m := range callees {
-			e.callers[m] = append(e.callers[m], callerOf[i])
+			e.callers[m] = append(e.callers[m], f.Caller(i))
 		}
 	}
 	return e

@@ -10,9 +10,8 @@ import (
 // whose go statement runs at most once is single; an object whose
 // allocation runs at most once is unique.
 type counts struct {
-	n        map[[2]uint32]uint8 // (context, function) -> runs
-	callerOf []uint32            // by I: the function containing the call site
-	loops    map[*ssa.BasicBlock]bool
+	n     map[[2]uint32]uint8 // (context, function) -> runs
+	loops map[*ssa.BasicBlock]bool
 }
 
 func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, m}] }
@@ -22,10 +21,7 @@ func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, 
 // caller's context, twice over if it sits in a loop.
 func countRuns(r *pointsto.Result) *counts {
 	f := r.Facts
-	cn := &counts{n: map[[2]uint32]uint8{}, callerOf: make([]uint32, f.Size(pointsto.DomI)), loops: map[*ssa.BasicBlock]bool{}}
-	for _, t := range f.Tuples("callSite") {
-		cn.callerOf[t[0]] = t[1]
-	}
+	cn := &counts{n: map[[2]uint32]uint8{}, loops: map[*ssa.BasicBlock]bool{}}
 	type edge struct {
 		from [2]uint32
 		mult uint8
@@ -34,7 +30,7 @@ func countRuns(r *pointsto.Result) *counts {
 	out := map[[2]uint32][][2]uint32{}
 	for t := range r.Tuples("callEdge") {
 		c, i, c2, m := t[0], t[1], t[2], t[3]
-		from, to := [2]uint32{c, cn.callerOf[i]}, [2]uint32{c2, m}
+		from, to := [2]uint32{c, f.Caller(i)}, [2]uint32{c2, m}
 		mult := uint8(1)
 		if cn.inLoop(f.Call(i).Block()) {
 			mult = 2

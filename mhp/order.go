@@ -61,8 +61,9 @@ type Order struct {
 	f       *pointsto.Facts
 	events  []event
 	evOf    map[ssa.Instruction][]uint32
-	blockEv map[*ssa.BasicBlock][]uint32 // events at the entry of a block (evClosed, evObserved)
-	goEvent map[uint32]uint32            // go site I -> its event
+	blockEv map[*ssa.BasicBlock][]uint32       // events at the entry of a block (evClosed, evObserved)
+	goEvent map[uint32]uint32                  // go site I -> its event
+	acqAt   map[ssa.Instruction]*bitset.BitSet // acq, kept: asked for every pair checked
 	callees func(i uint32) []uint32
 	spawned [][]uint32 // by event of a go site: the goroutines it starts
 
@@ -95,7 +96,7 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	f := r.Facts
 	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
 		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
-		blockEv: map[*ssa.BasicBlock][]uint32{}, goEvent: map[uint32]uint32{}}
+		blockEv: map[*ssa.BasicBlock][]uint32{}, goEvent: map[uint32]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{}}
 	o.findEvents(r)
 	n := uint(len(o.events))
 	o.empty = bitset.New(n)
@@ -113,11 +114,6 @@ func (o *Order) addEvent(ev event) uint32 {
 
 func (o *Order) findEvents(r *pointsto.Result) {
 	f := o.f
-	accessFn := make([]uint32, f.Size(pointsto.DomE))
-	for _, t := range f.Tuples("accessFunc") {
-		accessFn[t[0]] = t[1]
-	}
-	callerOf := o.gs.count.callerOf
 	// Channel operations: a select is one E with a tuple per case.
 	kinds := map[uint32][]uint32{}
 	var chanEs []uint32
@@ -140,10 +136,10 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		if sel, ok := instr.(*ssa.Select); ok && !sel.Blocking {
 			acquire = false // the default case needs no partner
 		}
-		evOfE[e] = o.addEvent(event{kind: evChan, instr: instr, fn: accessFn[e], id: e, acquire: acquire, close: isClose})
+		evOfE[e] = o.addEvent(event{kind: evChan, instr: instr, fn: f.AccessFunc(e), id: e, acquire: acquire, close: isClose})
 		if b := closedBranch(instr); b != nil {
 			id := uint32(len(o.events))
-			o.events = append(o.events, event{kind: evClosed, instr: instr, fn: accessFn[e], id: e, acquire: true})
+			o.events = append(o.events, event{kind: evClosed, instr: instr, fn: f.AccessFunc(e), id: e, acquire: true})
 			o.blockEv[b] = append(o.blockEv[b], id)
 			closedOf[evOfE[e]] = id
 		}
@@ -161,11 +157,11 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		default:
 			continue
 		}
-		evOfI[t[0]] = o.addEvent(event{kind: k, instr: f.Call(t[0]), fn: callerOf[t[0]], id: t[0], acquire: k == evWait})
+		evOfI[t[0]] = o.addEvent(event{kind: k, instr: f.Call(t[0]), fn: f.Caller(t[0]), id: t[0], acquire: k == evWait})
 	}
 	goEv := o.goEvent
 	for _, t := range f.Tuples("goCall") {
-		goEv[t[0]] = o.addEvent(event{kind: evGo, instr: f.Call(t[0]), fn: callerOf[t[0]], id: t[0]})
+		goEv[t[0]] = o.addEvent(event{kind: evGo, instr: f.Call(t[0]), fn: f.Caller(t[0]), id: t[0]})
 	}
 	for t := range o.gs.Tuples("caseCand") {
 		ev, s := evOfE[t[0]], evOfE[t[2]]
@@ -536,7 +532,12 @@ func (o *Order) may(instr ssa.Instruction) *bitset.BitSet {
 }
 
 func (o *Order) acq(instr ssa.Instruction) *bitset.BitSet {
-	return o.entryAcq[o.funcOf(instr)].Union(o.localSet(o.localAcq, instr))
+	if s, ok := o.acqAt[instr]; ok {
+		return s
+	}
+	s := o.entryAcq[o.funcOf(instr)].Union(o.localSet(o.localAcq, instr))
+	o.acqAt[instr] = s
+	return s
 }
 
 // closedBranch returns the block that a comma-ok receive enters when ok is

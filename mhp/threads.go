@@ -185,7 +185,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		case RootGoroutine, InitGoroutine:
 			gr.Single = true
 		case GoGoroutine:
-			gr.Single = gs.count.of(gr.Ctx, gs.count.callerOf[gr.Site]) <= 1 && !gs.count.inLoop(f.Call(gr.Site).Block())
+			gr.Single = gs.count.of(gr.Ctx, f.Caller(gr.Site)) <= 1 && !gs.count.inLoop(f.Call(gr.Site).Block())
 		}
 	}
 	return gs, nil

@@ -1442,6 +1442,14 @@ func (x *extractor) finish() {
 		f.rels[r].sortDedup()
 		total += f.rels[r].len()
 	}
+	f.callerOf = make([]uint32, len(f.calls))
+	for k, cs := 0, &f.rels[rCallSite]; k < len(cs.data); k += 2 {
+		f.callerOf[cs.data[k]] = cs.data[k+1]
+	}
+	f.accessFn = make([]uint32, len(f.accesses))
+	for k, af := 0, &f.rels[rAccessFunc]; k < len(af.data); k += 2 {
+		f.accessFn[af.data[k]] = af.data[k+1]
+	}
 	st := &f.Stats
 	st.Values, st.Sites, st.Fields, st.Types, st.Names = len(f.values), len(f.sites), len(f.fields), len(f.types), len(f.names)
 	st.Calls, st.Accesses, st.Tuples = len(f.calls), len(f.accesses), total

@@ -91,6 +91,8 @@ type Facts struct {
 	names    []string
 	calls    []ssa.CallInstruction
 	accesses []ssa.Instruction
+	callerOf []uint32 // by I: callSite
+	accessFn []uint32 // by E: accessFunc
 	sigs     []types.Type
 	zSize    int
 
@@ -161,6 +163,12 @@ func (f *Facts) Name(id uint32) string { return f.names[id] }
 // runtime calling a timer callback, finalizer or cleanup in another
 // goroutine) maps to the call that registered the callback.
 func (f *Facts) Call(id uint32) ssa.CallInstruction { return f.calls[id] }
+
+// Caller returns the M id of the function call site i is in (callSite).
+func (f *Facts) Caller(i uint32) uint32 { return f.callerOf[i] }
+
+// AccessFunc returns the M id of the function access e is in (accessFunc).
+func (f *Facts) AccessFunc(e uint32) uint32 { return f.accessFn[e] }
 
 // Access returns the instruction with E id id: a load (*ssa.UnOp), store,
 // map, channel or select instruction, or a call (builtins, sync/atomic).

@@ -21,11 +21,10 @@ func compareNodes(a, b node) int { return cmp.Or(cmp.Compare(a.m, b.m), cmp.Comp
 // (github.com/dominikbraun/graph's ShortestPath breaks ties by map order,
 // so reports would change from run to run).
 type paths struct {
-	r        *pointsto.Result
-	gs       *mhp.Goroutines
-	edges    map[node][]edge
-	trees    map[uint32]map[node]step // by goroutine: how the search reached each node
-	accessFn map[uint32]uint32        // E -> M
+	r     *pointsto.Result
+	gs    *mhp.Goroutines
+	edges map[node][]edge
+	trees map[uint32]map[node]step // by goroutine: how the search reached each node
 }
 
 type edge struct {
@@ -48,23 +47,16 @@ type frame struct {
 
 func newPaths(r *pointsto.Result, gs *mhp.Goroutines) *paths {
 	f := r.Facts
-	callerOf := make([]uint32, f.Size(pointsto.DomI))
-	for _, t := range f.Tuples("callSite") {
-		callerOf[t[0]] = t[1]
-	}
 	goSite := map[uint32]bool{}
 	for _, t := range f.Tuples("goCall") {
 		goSite[t[0]] = true
 	}
-	p := &paths{r: r, gs: gs, edges: map[node][]edge{}, trees: map[uint32]map[node]step{}, accessFn: map[uint32]uint32{}}
-	for _, t := range f.Tuples("accessFunc") {
-		p.accessFn[t[0]] = t[1]
-	}
+	p := &paths{r: r, gs: gs, edges: map[node][]edge{}, trees: map[uint32]map[node]step{}}
 	for t := range r.Tuples("callEdge") {
 		if goSite[t[1]] {
 			continue
 		}
-		from := node{t[0], callerOf[t[1]]}
+		from := node{t[0], f.Caller(t[1])}
 		p.edges[from] = append(p.edges[from], edge{t[1], node{t[2], t[3]}})
 	}
 	for _, es := range p.edges {
@@ -107,7 +99,7 @@ func (p *paths) tree(g uint32) map[node]step {
 // access.
 func (p *paths) to(g, e uint32) []frame {
 	f := p.r.Facts
-	m := p.accessFn[e]
+	m := f.AccessFunc(e)
 	tree := p.tree(g)
 	// The nearest context of m: the fewest calls, then the lowest context.
 	var best []frame
