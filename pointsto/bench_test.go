@@ -22,21 +22,7 @@ func benchRaceSuite(b *testing.B) {
 	var load, build, extract time.Duration
 	var f *Facts
 	for b.Loop() {
-		prog, err := Load(Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(prog.Errors) > 0 {
-			b.Fatalf("load errors: %v", prog.Errors)
-		}
-		t := time.Now()
-		f, err = Extract(prog)
-		if err != nil {
-			b.Fatal(err)
-		}
-		extract += time.Since(t)
-		load += prog.LoadTime
-		build += prog.BuildTime
+		f = loadSuite(b, suite.Dir, &load, &build, &extract)
 	}
 	n := float64(b.N)
 	b.ReportMetric(load.Seconds()/n, "load-s")
@@ -59,6 +45,28 @@ func benchRaceSuite(b *testing.B) {
 	}
 }
 
+// loadSuite loads the race suite in dir and extracts its facts, adding the
+// time of each phase.
+func loadSuite(b *testing.B, dir string, load, build, extract *time.Duration) *Facts {
+	b.Helper()
+	prog, err := Load(Config{Dir: dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(prog.Errors) > 0 {
+		b.Fatalf("load errors: %v", prog.Errors)
+	}
+	t := time.Now()
+	f, err := Extract(prog)
+	if err != nil {
+		b.Fatal(err)
+	}
+	*extract += time.Since(t)
+	*load += prog.LoadTime
+	*build += prog.BuildTime
+	return f
+}
+
 // BenchmarkRaceSuitePointsTo runs the whole pipeline on the race suite,
 // io_test.go (net/http, crypto/tls) included: load, SSA, facts, the
 // context-insensitive pass and the k-object-sensitive analysis at k = 1,
@@ -73,26 +81,13 @@ func BenchmarkRaceSuitePointsTo(b *testing.B) {
 	var res *Result
 	var a *Analyzer
 	for b.Loop() {
-		prog, err := Load(Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(prog.Errors) > 0 {
-			b.Fatalf("load errors: %v", prog.Errors)
-		}
-		t := time.Now()
-		f, err := Extract(prog)
-		if err != nil {
-			b.Fatal(err)
-		}
-		extract += time.Since(t)
-		load += prog.LoadTime
-		build += prog.BuildTime
+		f := loadSuite(b, suite.Dir, &load, &build, &extract)
+		var err error
 		a, err = NewAnalyzer(f)
 		if err != nil {
 			b.Fatal(err)
 		}
-		t = time.Now()
+		t := time.Now()
 		res, err = a.Run(NewSigma())
 		if err != nil {
 			b.Fatal(err)
