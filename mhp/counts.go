@@ -11,6 +11,7 @@ import (
 // allocation runs at most once is unique.
 type counts struct {
 	n     map[[2]uint32]uint8 // (context, function) -> runs
+	f     *pointsto.Facts
 	loops map[*ssa.BasicBlock]bool
 }
 
@@ -21,7 +22,7 @@ func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, 
 // caller's context, twice over if it sits in a loop.
 func countRuns(r *pointsto.Result) *counts {
 	f := r.Facts
-	cn := &counts{n: map[[2]uint32]uint8{}, loops: map[*ssa.BasicBlock]bool{}}
+	cn := &counts{n: map[[2]uint32]uint8{}, f: f, loops: map[*ssa.BasicBlock]bool{}}
 	type edge struct {
 		from [2]uint32
 		mult uint8
@@ -61,27 +62,17 @@ func countRuns(r *pointsto.Result) *counts {
 	return cn
 }
 
-// inLoop reports whether b lies on a cycle of its function's CFG, so that
-// an instruction in it may run more than once per call.
+// inLoop reports whether an instruction in b may run more than once per
+// call (pointsto's Facts.Repeats: a cycle of live blocks, not counting a
+// loop whose body runs at most once).
 func (cn *counts) inLoop(b *ssa.BasicBlock) bool {
 	if b == nil {
 		return true
 	}
-	if v, ok := cn.loops[b]; ok {
-		return v
+	v, ok := cn.loops[b]
+	if !ok {
+		v = cn.f.Repeats(b)
+		cn.loops[b] = v
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	found := false
-	for len(stack) > 0 && !found {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		found = x == b
-		if !seen[x] {
-			seen[x] = true
-			stack = append(stack, x.Succs...)
-		}
-	}
-	cn.loops[b] = found
-	return found
+	return v
 }

@@ -654,8 +654,10 @@ func (x *extractor) function(m uint32, fn *ssa.Function) {
 			x.e3(rFreeVar, m, x.z(z), x.localValue(fv, m))
 		}
 	}
+	// Dead blocks never run: they contribute no facts.
+	live := x.f.recordLiveness(liveBlocks(fn))
 	n := 0
-	for _, b := range fn.Blocks {
+	for _, b := range live {
 		n += len(b.Instrs)
 		for _, instr := range b.Instrs {
 			if v, ok := instr.(ssa.Value); ok && tc.carriesPointers(v.Type()) {
@@ -664,7 +666,7 @@ func (x *extractor) function(m uint32, fn *ssa.Function) {
 		}
 	}
 	x.f.Stats.Instrs += n
-	for _, b := range fn.Blocks {
+	for _, b := range live {
 		for _, instr := range b.Instrs {
 			x.instr(m, instr)
 		}

@@ -95,6 +95,9 @@ type Facts struct {
 	accessFn []uint32 // by E: accessFunc
 	sigs     []types.Type
 	zSize    int
+	dead     map[*ssa.BasicBlock]bool    // blocks that never run (liveBlocks)
+	deadEdge map[[2]*ssa.BasicBlock]bool // branches from live blocks that are never taken
+	once     map[*ssa.BasicBlock]bool    // loop headers whose body runs at most once per entry
 
 	rels [numRels]relation
 }
@@ -138,6 +141,46 @@ func (f *Facts) FuncID(fn *ssa.Function) (uint32, bool) {
 // Analyzed reports whether the code of function m is analyzed: false for
 // functions without a Go body and for the runtime's functions (noBody).
 func (f *Facts) Analyzed(m uint32) bool { return f.analyzed[m] }
+
+// Live reports whether block b of an analyzed function can run: a branch
+// on a condition that is constant in every execution never takes its other
+// side. Dead blocks contribute no facts.
+func (f *Facts) Live(b *ssa.BasicBlock) bool { return !f.dead[b] }
+
+// Repeats reports whether block b may run more than once per call of its
+// function: it lies on a cycle of branches that may be taken, where a
+// counting loop whose body runs at most once, once back at its header,
+// must leave.
+func (f *Facts) Repeats(b *ssa.BasicBlock) bool {
+	type state struct {
+		b    *ssa.BasicBlock
+		back bool // arrived at a once-header by its back edge
+	}
+	seen := map[state]bool{}
+	stack := []state{{b, false}}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		succs := x.b.Succs
+		if x.back {
+			succs = succs[1:] // the test fails: the loop exits
+		}
+		for _, y := range succs {
+			if f.deadEdge[[2]*ssa.BasicBlock{x.b, y}] {
+				continue
+			}
+			if y == b {
+				return true
+			}
+			s := state{y, f.once[y] && y.Dominates(x.b)}
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}
 
 // Value returns the SSA value with V id id: an instruction result, a
 // Parameter, a FreeVar, a Global or a Function used as a value.

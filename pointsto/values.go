@@ -1,0 +1,387 @@
+package pointsto
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// liveBlocks reports, by block index, which blocks of fn can run: sparse
+// conditional constant propagation (Wegman and Zadeck) over fn's SSA
+// values. A branch on a condition that is constant in every execution
+// leaves its other successor dead, and code in a dead block never runs, so
+// it neither accesses memory nor calls anything. go/ssa folds constant
+// expressions of the source but not SSA values that become constant, such
+// as a variable that is never reassigned (x := 0; if x == 1 && ...).
+func liveBlocks(fn *ssa.Function) *propagation {
+	p := &propagation{fn: fn, vals: map[ssa.Value]lattice{}, live: make([]bool, len(fn.Blocks)),
+		edges: map[[2]int]bool{}}
+	p.live[0] = true
+	if fn.Recover != nil {
+		p.live[fn.Recover.Index] = true // entered by a panic, from anywhere
+	}
+	// The lattice is finite and every step only lowers values and adds
+	// edges, so repeating whole passes reaches the fixpoint.
+	for p.changed = true; p.changed; {
+		p.changed = false
+		for _, b := range fn.Blocks {
+			if p.live[b.Index] {
+				p.block(b)
+			}
+		}
+	}
+	return p
+}
+
+// lattice is a value's state: unknown (no run reaches its definition yet),
+// one constant in every run, or varying.
+type lattice struct {
+	state latState
+	c     constant.Value
+}
+
+type latState uint8
+
+const (
+	unknown latState = iota
+	known
+	varying
+)
+
+var bottom = lattice{state: varying}
+
+type propagation struct {
+	fn      *ssa.Function
+	vals    map[ssa.Value]lattice
+	live    []bool
+	edges   map[[2]int]bool // pred index, succ index: the branch may be taken
+	changed bool
+}
+
+func (p *propagation) value(v ssa.Value) lattice {
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value == nil || !isBasic(v.Type()) {
+			return bottom
+		}
+		return lattice{state: known, c: v.Value}
+	default:
+		if in, ok := v.(ssa.Instruction); ok && in.Parent() == p.fn {
+			return p.vals[v]
+		}
+	}
+	return bottom // parameters, free variables, globals, functions
+}
+
+func (p *propagation) set(v ssa.Value, l lattice) {
+	old := p.vals[v]
+	if l.state == known && old.state == known && !constant.Compare(old.c, token.EQL, l.c) {
+		l = bottom
+	}
+	if l.state > old.state {
+		p.vals[v] = l
+		p.changed = true
+	}
+}
+
+func (p *propagation) edge(from, to *ssa.BasicBlock) {
+	if !p.edges[[2]int{from.Index, to.Index}] {
+		p.edges[[2]int{from.Index, to.Index}] = true
+		p.live[to.Index] = true
+		p.changed = true
+	}
+}
+
+func (p *propagation) block(b *ssa.BasicBlock) {
+	for i, instr := range b.Instrs {
+		switch in := instr.(type) {
+		case *ssa.Phi:
+			l := lattice{}
+			for k, pred := range b.Preds {
+				if p.edges[[2]int{pred.Index, b.Index}] {
+					l = meet(l, p.value(in.Edges[k]))
+				}
+			}
+			p.set(in, l)
+		case *ssa.If:
+			switch c := p.value(in.Cond); c.state {
+			case known:
+				if constant.BoolVal(c.c) {
+					p.edge(b, b.Succs[0])
+				} else {
+					p.edge(b, b.Succs[1])
+				}
+			case varying:
+				p.edge(b, b.Succs[0])
+				p.edge(b, b.Succs[1])
+			}
+		case *ssa.Jump:
+			p.edge(b, b.Succs[0])
+		case *ssa.BinOp:
+			p.set(in, p.binOp(in))
+		case *ssa.UnOp:
+			p.set(in, p.unOp(in, b.Instrs[:i]))
+		case ssa.Value:
+			p.set(in, bottom)
+		}
+	}
+}
+
+func meet(a, b lattice) lattice {
+	switch {
+	case a.state == unknown:
+		return b
+	case b.state == unknown:
+		return a
+	case a.state == known && b.state == known && constant.Compare(a.c, token.EQL, b.c):
+		return a
+	}
+	return bottom
+}
+
+func (p *propagation) binOp(in *ssa.BinOp) lattice {
+	x, y := p.value(in.X), p.value(in.Y)
+	if x.state == varying || y.state == varying {
+		return bottom
+	}
+	if x.state == unknown || y.state == unknown {
+		return lattice{}
+	}
+	switch in.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		if x.c.Kind() != y.c.Kind() {
+			return bottom
+		}
+		return lattice{state: known, c: constant.MakeBool(constant.Compare(x.c, in.Op, y.c))}
+	case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR, token.AND_NOT:
+		if !isInteger(in.Type()) || x.c.Kind() != constant.Int || y.c.Kind() != constant.Int {
+			return bottom
+		}
+		return representable(constant.BinaryOp(x.c, in.Op, y.c), in.Type())
+	}
+	return bottom // division may panic, shifts and floats need more care
+}
+
+// unOp folds ! and - of constants, and a load from a variable just
+// allocated (zeroed) whose address nothing between has used: no other code
+// can have stored to it yet.
+func (p *propagation) unOp(in *ssa.UnOp, before []ssa.Instruction) lattice {
+	switch in.Op {
+	case token.MUL:
+		alloc, ok := in.X.(*ssa.Alloc)
+		if !ok || alloc.Block() != in.Block() {
+			return bottom
+		}
+		var buf [8]*ssa.Value
+		for i := len(before) - 1; i >= 0 && before[i] != alloc; i-- {
+			for _, op := range before[i].Operands(buf[:0]) {
+				if *op == alloc {
+					return bottom
+				}
+			}
+		}
+		return zero(in.Type())
+	case token.NOT, token.SUB:
+		x := p.value(in.X)
+		if x.state != known {
+			return x
+		}
+		if in.Op == token.SUB && (!isInteger(in.Type()) || x.c.Kind() != constant.Int) {
+			return bottom
+		}
+		if in.Op == token.NOT && x.c.Kind() != constant.Bool {
+			return bottom
+		}
+		return representable(constant.UnaryOp(in.Op, x.c, 0), in.Type())
+	}
+	return bottom
+}
+
+// representable keeps c only if the type holds it exactly: Go's fixed-size
+// integers wrap, constant arithmetic does not.
+func representable(c constant.Value, t types.Type) lattice {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		return bottom
+	}
+	if b.Info()&types.IsBoolean != 0 {
+		return lattice{state: known, c: c}
+	}
+	var size int64
+	switch b.Kind() {
+	case types.Int8, types.Uint8:
+		size = 1
+	case types.Int16, types.Uint16:
+		size = 2
+	case types.Int32, types.Uint32:
+		size = 4
+	default:
+		size = 8 // int, uint and uintptr are at most 64 bits wide
+	}
+	bits := uint(8*size) - 1
+	if b.Info()&types.IsUnsigned != 0 {
+		bits++
+		if constant.Sign(c) < 0 {
+			return bottom
+		}
+	}
+	limit := constant.Shift(constant.MakeInt64(1), token.SHL, bits)
+	if constant.Compare(c, token.GEQ, limit) || constant.Compare(c, token.LSS, constant.UnaryOp(token.SUB, limit, 0)) {
+		return bottom
+	}
+	return lattice{state: known, c: c}
+}
+
+// zero is the zero value of a basic type, or varying for other types.
+func zero(t types.Type) lattice {
+	b, ok := t.Underlying().(*types.Basic)
+	switch {
+	case !ok:
+		return bottom
+	case b.Info()&types.IsBoolean != 0:
+		return lattice{state: known, c: constant.MakeBool(false)}
+	case b.Info()&types.IsInteger != 0:
+		return lattice{state: known, c: constant.MakeInt64(0)}
+	case b.Info()&types.IsString != 0:
+		return lattice{state: known, c: constant.MakeString("")}
+	}
+	return bottom
+}
+
+func isBasic(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Basic)
+	return ok
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// recordLiveness keeps what p found (dead blocks, branches never taken,
+// loops that run once) and returns the live blocks.
+func (f *Facts) recordLiveness(p *propagation) []*ssa.BasicBlock {
+	if f.dead == nil {
+		f.dead, f.deadEdge, f.once = map[*ssa.BasicBlock]bool{}, map[[2]*ssa.BasicBlock]bool{}, map[*ssa.BasicBlock]bool{}
+	}
+	var live []*ssa.BasicBlock
+	for _, b := range p.fn.Blocks {
+		if !p.live[b.Index] {
+			f.dead[b] = true
+			continue
+		}
+		live = append(live, b)
+		for _, succ := range b.Succs {
+			if !p.edges[[2]int{b.Index, succ.Index}] {
+				f.deadEdge[[2]*ssa.BasicBlock{b, succ}] = true
+			}
+		}
+		if p.boundedOnce(b) {
+			f.once[b] = true
+		}
+	}
+	return live
+}
+
+// boundedOnce reports whether h heads a loop whose body runs at most once
+// each time the loop is entered: a counting loop for i := c0; i < C; i += s
+// (or <=) with constants c0, C and s > 0, where i + s already fails the
+// test. The header itself holds only the counter's phis and the test, so
+// only its body would otherwise look repeated.
+func (p *propagation) boundedOnce(h *ssa.BasicBlock) bool {
+	br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := br.Cond.(*ssa.BinOp)
+	if !ok || cmp.Block() != h {
+		return false
+	}
+	for _, instr := range h.Instrs[:len(h.Instrs)-1] {
+		switch instr.(type) {
+		case *ssa.Phi, *ssa.DebugRef:
+		default:
+			if instr != cmp {
+				return false
+			}
+		}
+	}
+	counter, bound, op := cmp.X, p.value(cmp.Y), cmp.Op
+	switch op {
+	case token.GTR, token.GEQ: // C > i is i < C
+		counter, bound = cmp.Y, p.value(cmp.X)
+		op = map[token.Token]token.Token{token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
+	case token.LSS, token.LEQ:
+	default:
+		return false
+	}
+	phi, ok := counter.(*ssa.Phi)
+	if !ok || phi.Block() != h || bound.state != known || bound.c.Kind() != constant.Int || !isInteger(phi.Type()) {
+		return false
+	}
+	// Edges from blocks h dominates come around the loop and must add the
+	// step to the counter; the others enter the loop with the start. The
+	// test's false branch must leave the loop. Then after one round the
+	// counter is start + step (which must not wrap) and fails the test.
+	var start, step constant.Value
+	var back []*ssa.BasicBlock
+	for k, pred := range h.Preds {
+		e := phi.Edges[k]
+		if h.Dominates(pred) {
+			add, ok := e.(*ssa.BinOp)
+			if !ok || add.Op != token.ADD || add.X != phi {
+				return false
+			}
+			s := p.value(add.Y)
+			if s.state != known || s.c.Kind() != constant.Int || constant.Sign(s.c) <= 0 ||
+				step != nil && !constant.Compare(s.c, token.EQL, step) {
+				return false
+			}
+			step = s.c
+			back = append(back, pred)
+			continue
+		}
+		c := p.value(e)
+		if c.state != known || c.c.Kind() != constant.Int || start != nil && !constant.Compare(c.c, token.EQL, start) {
+			return false
+		}
+		start = c.c
+	}
+	if start == nil || step == nil {
+		return false
+	}
+	for _, b := range back {
+		if reachesAvoiding(br.Block().Succs[1], b, h) {
+			return false
+		}
+	}
+	next := representable(constant.BinaryOp(start, token.ADD, step), phi.Type())
+	if next.state != known {
+		return false
+	}
+	if op == token.LSS {
+		return constant.Compare(next.c, token.GEQ, bound.c)
+	}
+	return constant.Compare(next.c, token.GTR, bound.c)
+}
+
+// reachesAvoiding reports whether to can be reached from from without
+// passing through avoid.
+func reachesAvoiding(from, to, avoid *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{avoid: true}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			stack = append(stack, b.Succs...)
+		}
+	}
+	return false
+}
