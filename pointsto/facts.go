@@ -95,9 +95,9 @@ type Facts struct {
 	accessFn []uint32 // by E: accessFunc
 	sigs     []types.Type
 	zSize    int
-	dead     map[*ssa.BasicBlock]bool    // blocks that never run (liveBlocks)
-	deadEdge map[[2]*ssa.BasicBlock]bool // branches from live blocks that are never taken
-	once     map[*ssa.BasicBlock]bool    // loop headers whose body runs at most once per entry
+	dead     map[*ssa.BasicBlock]bool          // blocks that never run (liveBlocks)
+	deadEdge map[[2]*ssa.BasicBlock]bool       // branches from live blocks that are never taken
+	loops    map[*ssa.BasicBlock]*CountingLoop // by header
 
 	rels [numRels]relation
 }
@@ -147,6 +147,9 @@ func (f *Facts) Analyzed(m uint32) bool { return f.analyzed[m] }
 // side. Dead blocks contribute no facts.
 func (f *Facts) Live(b *ssa.BasicBlock) bool { return !f.dead[b] }
 
+// Loop returns the counting loop block h heads, or nil.
+func (f *Facts) Loop(h *ssa.BasicBlock) *CountingLoop { return f.loops[h] }
+
 // Repeats reports whether block b may run more than once per call of its
 // function: it lies on a cycle of branches that may be taken, where a
 // counting loop whose body runs at most once, once back at its header,
@@ -172,7 +175,7 @@ func (f *Facts) Repeats(b *ssa.BasicBlock) bool {
 			if y == b {
 				return true
 			}
-			s := state{y, f.once[y] && y.Dominates(x.b)}
+			s := state{y, f.loops[y] != nil && f.loops[y].runsOnce() && y.Dominates(x.b)}
 			if !seen[s] {
 				seen[s] = true
 				stack = append(stack, s)

@@ -261,10 +261,10 @@ func isInteger(t types.Type) bool {
 }
 
 // recordLiveness keeps what p found (dead blocks, branches never taken,
-// loops that run once) and returns the live blocks.
+// counting loops) and returns the live blocks.
 func (f *Facts) recordLiveness(p *propagation) []*ssa.BasicBlock {
 	if f.dead == nil {
-		f.dead, f.deadEdge, f.once = map[*ssa.BasicBlock]bool{}, map[[2]*ssa.BasicBlock]bool{}, map[*ssa.BasicBlock]bool{}
+		f.dead, f.deadEdge, f.loops = map[*ssa.BasicBlock]bool{}, map[[2]*ssa.BasicBlock]bool{}, map[*ssa.BasicBlock]*CountingLoop{}
 	}
 	var live []*ssa.BasicBlock
 	for _, b := range p.fn.Blocks {
@@ -278,98 +278,130 @@ func (f *Facts) recordLiveness(p *propagation) []*ssa.BasicBlock {
 				f.deadEdge[[2]*ssa.BasicBlock{b, succ}] = true
 			}
 		}
-		if p.boundedOnce(b) {
-			f.once[b] = true
+		if l := p.countingLoop(b); l != nil {
+			f.loops[b] = l
 		}
 	}
 	return live
 }
 
-// boundedOnce reports whether h heads a loop whose body runs at most once
-// each time the loop is entered: a counting loop for i := c0; i < C; i += s
-// (or <=) with constants c0, C and s > 0, where i + s already fails the
-// test. The header itself holds only the counter's phis and the test, so
-// only its body would otherwise look repeated.
-func (p *propagation) boundedOnce(h *ssa.BasicBlock) bool {
+// A CountingLoop is a loop for i := Start; i < Bound; i += Step (or
+// i <= Bound) over an integer counter i, with constants Bound and Step > 0:
+// every edge back into its header adds Step to the counter, and the test's
+// false branch leaves the loop. Start is nil unless every entry into the
+// loop starts the counter at the same constant.
+type CountingLoop struct {
+	Counter            *ssa.Phi
+	Start, Step, Bound constant.Value
+	Inclusive          bool // the test is i <= Bound
+	simpleHeader       bool // the header holds only phis and the test
+}
+
+// Increases reports whether the counter never wraps inside the loop: while
+// the test holds, counter + Step fits the counter's type. Then every way
+// around the loop makes the counter larger.
+func (l *CountingLoop) Increases() bool {
+	last := l.Bound
+	if !l.Inclusive {
+		last = constant.BinaryOp(last, token.SUB, constant.MakeInt64(1))
+	}
+	return representable(constant.BinaryOp(last, token.ADD, l.Step), l.Counter.Type()).state == known
+}
+
+// runsOnce reports whether the body runs at most once each time the loop
+// is entered: start + step already fails the test (and does not wrap). The
+// header, which then runs twice, must hold nothing but the counter's phis
+// and the test.
+func (l *CountingLoop) runsOnce() bool {
+	if l.Start == nil || !l.simpleHeader {
+		return false
+	}
+	next := representable(constant.BinaryOp(l.Start, token.ADD, l.Step), l.Counter.Type())
+	if next.state != known {
+		return false
+	}
+	if l.Inclusive {
+		return constant.Compare(next.c, token.GTR, l.Bound)
+	}
+	return constant.Compare(next.c, token.GEQ, l.Bound)
+}
+
+// countingLoop returns the counting loop h heads, or nil.
+func (p *propagation) countingLoop(h *ssa.BasicBlock) *CountingLoop {
 	br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
 	if !ok {
-		return false
+		return nil
 	}
 	cmp, ok := br.Cond.(*ssa.BinOp)
 	if !ok || cmp.Block() != h {
-		return false
+		return nil
 	}
+	l := &CountingLoop{simpleHeader: true}
 	for _, instr := range h.Instrs[:len(h.Instrs)-1] {
 		switch instr.(type) {
 		case *ssa.Phi, *ssa.DebugRef:
 		default:
-			if instr != cmp {
-				return false
-			}
+			l.simpleHeader = l.simpleHeader && instr == cmp
 		}
 	}
-	counter, bound, op := cmp.X, p.value(cmp.Y), cmp.Op
-	switch op {
+	counter, bound := cmp.X, p.value(cmp.Y)
+	switch cmp.Op {
 	case token.GTR, token.GEQ: // C > i is i < C
 		counter, bound = cmp.Y, p.value(cmp.X)
-		op = map[token.Token]token.Token{token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
 	case token.LSS, token.LEQ:
 	default:
-		return false
+		return nil
 	}
+	l.Inclusive = cmp.Op == token.LEQ || cmp.Op == token.GEQ
 	phi, ok := counter.(*ssa.Phi)
 	if !ok || phi.Block() != h || bound.state != known || bound.c.Kind() != constant.Int || !isInteger(phi.Type()) {
-		return false
+		return nil
 	}
+	l.Counter, l.Bound = phi, bound.c
 	// Edges from blocks h dominates come around the loop and must add the
-	// step to the counter; the others enter the loop with the start. The
-	// test's false branch must leave the loop. Then after one round the
-	// counter is start + step (which must not wrap) and fails the test.
-	var start, step constant.Value
+	// step; the others enter it.
 	var back []*ssa.BasicBlock
+	starts := true
 	for k, pred := range h.Preds {
 		e := phi.Edges[k]
 		if h.Dominates(pred) {
 			add, ok := e.(*ssa.BinOp)
 			if !ok || add.Op != token.ADD || add.X != phi {
-				return false
+				return nil
 			}
 			s := p.value(add.Y)
 			if s.state != known || s.c.Kind() != constant.Int || constant.Sign(s.c) <= 0 ||
-				step != nil && !constant.Compare(s.c, token.EQL, step) {
-				return false
+				l.Step != nil && !constant.Compare(s.c, token.EQL, l.Step) {
+				return nil
 			}
-			step = s.c
+			l.Step = s.c
 			back = append(back, pred)
 			continue
 		}
 		c := p.value(e)
-		if c.state != known || c.c.Kind() != constant.Int || start != nil && !constant.Compare(c.c, token.EQL, start) {
-			return false
+		if c.state != known || c.c.Kind() != constant.Int || l.Start != nil && !constant.Compare(c.c, token.EQL, l.Start) {
+			starts = false
+			continue
 		}
-		start = c.c
+		l.Start = c.c
 	}
-	if start == nil || step == nil {
-		return false
+	if !starts {
+		l.Start = nil
+	}
+	if l.Step == nil {
+		return nil
 	}
 	for _, b := range back {
-		if reachesAvoiding(br.Block().Succs[1], b, h) {
-			return false
+		if ReachesAvoiding(br.Block().Succs[1], b, h) {
+			return nil
 		}
 	}
-	next := representable(constant.BinaryOp(start, token.ADD, step), phi.Type())
-	if next.state != known {
-		return false
-	}
-	if op == token.LSS {
-		return constant.Compare(next.c, token.GEQ, bound.c)
-	}
-	return constant.Compare(next.c, token.GTR, bound.c)
+	return l
 }
 
-// reachesAvoiding reports whether to can be reached from from without
-// passing through avoid.
-func reachesAvoiding(from, to, avoid *ssa.BasicBlock) bool {
+// ReachesAvoiding reports whether block to can be reached from block from
+// without passing through avoid (which may be nil).
+func ReachesAvoiding(from, to, avoid *ssa.BasicBlock) bool {
 	seen := map[*ssa.BasicBlock]bool{avoid: true}
 	stack := []*ssa.BasicBlock{from}
 	for len(stack) > 0 {
