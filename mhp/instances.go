@@ -111,75 +111,11 @@ func instanceKey(instr ssa.Instruction, site *ssa.Go) (key, bool) {
 func resolve(v ssa.Value, site *ssa.Go) ssa.Value {
 	if load, ok := v.(*ssa.UnOp); ok {
 		if cell, ok := resolve(load.X, site).(*ssa.Alloc); ok && load.Op == token.MUL {
-			return storedOnce(cell, site)
+			return pointsto.StoredOnce(cell, site)
 		}
 		return nil
 	}
 	return bindingAt(v, site)
-}
-
-// storedOnce returns the value w if variable cell is stored to once, with
-// w, before go statement site, and otherwise only loaded, here and in the
-// closures that capture it: then every load through it, in the goroutine
-// site starts, gives w.
-func storedOnce(cell *ssa.Alloc, site *ssa.Go) ssa.Value {
-	var w ssa.Value
-	for _, ref := range *cell.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.Store:
-			if w != nil || ref.Addr != cell || !storedBefore(ref, site) {
-				return nil
-			}
-			w = ref.Val
-		case *ssa.UnOp:
-			if ref.Op != token.MUL {
-				return nil
-			}
-		case *ssa.MakeClosure:
-			fn := ref.Fn.(*ssa.Function)
-			for z, b := range ref.Bindings {
-				if b == ssa.Value(cell) && !onlyLoaded(fn.FreeVars[z]) {
-					return nil
-				}
-			}
-		case *ssa.DebugRef:
-		default:
-			return nil
-		}
-	}
-	return w
-}
-
-// storedBefore reports whether store runs before site in every run.
-func storedBefore(store ssa.Instruction, site *ssa.Go) bool {
-	if store.Block() != site.Block() {
-		return store.Block().Dominates(site.Block())
-	}
-	for _, instr := range site.Block().Instrs {
-		switch instr {
-		case store:
-			return true
-		case site:
-			return false
-		}
-	}
-	return false
-}
-
-// onlyLoaded reports whether a captured variable is only loaded.
-func onlyLoaded(fv *ssa.FreeVar) bool {
-	for _, ref := range *fv.Referrers() {
-		switch ref := ref.(type) {
-		case *ssa.UnOp:
-			if ref.Op != token.MUL {
-				return false
-			}
-		case *ssa.DebugRef:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // bindingAt returns the value go statement site binds to parameter or free

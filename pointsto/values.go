@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -17,7 +18,7 @@ import (
 // as a variable that is never reassigned (x := 0; if x == 1 && ...).
 func liveBlocks(fn *ssa.Function) *propagation {
 	p := &propagation{fn: fn, vals: map[ssa.Value]lattice{}, live: make([]bool, len(fn.Blocks)),
-		edges: map[[2]int]bool{}}
+		edges: map[[2]int]bool{}, freeVars: map[*ssa.FreeVar]lattice{}}
 	p.live[0] = true
 	if fn.Recover != nil {
 		p.live[fn.Recover.Index] = true // entered by a panic, from anywhere
@@ -53,11 +54,12 @@ const (
 var bottom = lattice{state: varying}
 
 type propagation struct {
-	fn      *ssa.Function
-	vals    map[ssa.Value]lattice
-	live    []bool
-	edges   map[[2]int]bool // pred index, succ index: the branch may be taken
-	changed bool
+	fn       *ssa.Function
+	vals     map[ssa.Value]lattice
+	live     []bool
+	edges    map[[2]int]bool // pred index, succ index: the branch may be taken
+	freeVars map[*ssa.FreeVar]lattice
+	changed  bool
 }
 
 func (p *propagation) value(v ssa.Value) lattice {
@@ -164,12 +166,21 @@ func (p *propagation) binOp(in *ssa.BinOp) lattice {
 	return bottom // division may panic, shifts and floats need more care
 }
 
-// unOp folds ! and - of constants, and a load from a variable just
-// allocated (zeroed) whose address nothing between has used: no other code
-// can have stored to it yet.
+// unOp folds ! and - of constants, a load from a variable just allocated
+// (zeroed) whose address nothing between has used (no other code can have
+// stored to it yet), and a load of a captured variable that holds one
+// constant for good.
 func (p *propagation) unOp(in *ssa.UnOp, before []ssa.Instruction) lattice {
 	switch in.Op {
 	case token.MUL:
+		if fv, ok := in.X.(*ssa.FreeVar); ok {
+			l, ok := p.freeVars[fv]
+			if !ok {
+				l = p.captured(fv)
+				p.freeVars[fv] = l
+			}
+			return l
+		}
 		alloc, ok := in.X.(*ssa.Alloc)
 		if !ok || alloc.Block() != in.Block() {
 			return bottom
@@ -197,6 +208,106 @@ func (p *propagation) unOp(in *ssa.UnOp, before []ssa.Instruction) lattice {
 		return representable(constant.UnaryOp(in.Op, x.c, 0), in.Type())
 	}
 	return bottom
+}
+
+// StoredOnce returns w if variable cell is stored to once, with w, by an
+// instruction that runs before instruction before in every run of their
+// function, and otherwise only loaded, there and in the closures that
+// capture it. Every load through cell that runs after before, in the
+// function or in code it starts then (a goroutine, a closure it makes),
+// gives w; otherwise StoredOnce returns nil.
+func StoredOnce(cell *ssa.Alloc, before ssa.Instruction) ssa.Value {
+	var w ssa.Value
+	for _, ref := range *cell.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if w != nil || ref.Addr != cell || !runsBefore(ref, before) {
+				return nil
+			}
+			w = ref.Val
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			fn := ref.Fn.(*ssa.Function)
+			for z, b := range ref.Bindings {
+				if b == ssa.Value(cell) && !onlyLoaded(fn.FreeVars[z]) {
+					return nil
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return w
+}
+
+// runsBefore reports whether x runs before y in every run of their
+// function.
+func runsBefore(x, y ssa.Instruction) bool {
+	if x.Block() != y.Block() {
+		return x.Block().Dominates(y.Block())
+	}
+	for _, instr := range y.Block().Instrs {
+		switch instr {
+		case x:
+			return true
+		case y:
+			return false
+		}
+	}
+	return false
+}
+
+// onlyLoaded reports whether a captured variable is only loaded.
+func onlyLoaded(fv *ssa.FreeVar) bool {
+	for _, ref := range *fv.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// captured returns the value free variable fv of fn holds in every run of
+// fn: fn is made by closures that capture a variable stored to once,
+// before the closure is made, with the same constant; or varying.
+func (p *propagation) captured(fv *ssa.FreeVar) lattice {
+	parent := p.fn.Parent()
+	z := slices.Index(p.fn.FreeVars, fv)
+	if parent == nil || z < 0 {
+		return bottom
+	}
+	l := lattice{}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != p.fn {
+				continue
+			}
+			cell, ok := mc.Bindings[z].(*ssa.Alloc)
+			if !ok {
+				return bottom
+			}
+			c, ok := StoredOnce(cell, mc).(*ssa.Const)
+			if !ok || c.Value == nil || !isBasic(c.Type()) {
+				return bottom
+			}
+			l = meet(l, lattice{state: known, c: c.Value})
+		}
+	}
+	if l.state == unknown {
+		return bottom // no closure made here: called from where we do not see
+	}
+	return l
 }
 
 // representable keeps c only if the type holds it exactly: Go's fixed-size

@@ -67,10 +67,17 @@ func TestLiveBlocks(t *testing.T) {
 		{"overflow wraps", "x := int8(127)\nif x+1 > 0 { sink = 1 } else { sink = 2 }", []int{1, 2}},
 		{"value changes around the loop", "x := 0\nfor i := 0; i < n; i++ { if x == 1 { sink = 1 }; x = 1 }\nsink = 2", []int{1, 2}},
 		{"constant around the loop", "x := 0\nfor i := 0; i < n; i++ { if x == 1 { sink = 1 }; x = 0 }\nsink = 2", []int{2}},
+		{"captured constant", "var z int\nz = 1\ngo func() { if z == 2 { sink = 1 }; sink = 2 }()", []int{2}},
+		{"captured after the closure is made", "var z int\ngo func() { if z == 0 { sink = 1 }; sink = 2 }()\nz = 1", []int{1, 2}},
+		{"captured and stored twice", "var z int\nz = 1\nif p { z = 2 }\ngo func() { if z == 2 { sink = 1 }; sink = 2 }()", []int{1, 2}},
+		{"captured and stored by the closure", "var z int\nz = 1\ngo func() { if z == 2 { sink = 1 }; z = 2; sink = 2 }()", []int{1, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fn := buildFunc(t, "", tt.body)
+			if len(fn.AnonFuncs) > 0 {
+				fn = fn.AnonFuncs[0]
+			}
 			live := liveBlocks(fn).live
 			got := sinkStores(fn, func(b *ssa.BasicBlock) bool { return live[b.Index] })
 			if !slices.Equal(got, tt.live) {
