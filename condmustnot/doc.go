@@ -1,7 +1,9 @@
 // Package condmustnot proves that a common lock keeps two accesses apart:
 // the lock-based conditional must-not-alias of Naik's thesis, chapter 3.
 // Two accesses in different goroutines that touch the same location do not
-// race if both hold the same lock, at least one of them exclusively.
+// race if both hold the same lock, at least one of them exclusively. A lock
+// is a sync.Mutex or RWMutex, or a channel of capacity 1 used as one (a
+// send takes it, a receive releases it).
 //
 // # What it takes and gives
 //
@@ -9,7 +11,7 @@
 // and call graph ([pointsto.Result]) and gives [Locksets]: for each access,
 // the locks that must be held there (on every path, in every calling
 // context), each as the SSA value (V id) of the lock's address at the Lock
-// call and whether it is held for reading.
+// call (of the channel at the send) and whether it is held for reading.
 //
 // [Prove] takes the locksets, the objects that exist at most once in an
 // execution (the caller decides which: globals, objects whose allocation
@@ -32,12 +34,26 @@
 //     any context) may overlap the released pointer's; a pointer that points
 //     to nothing releases everything. A lock pointer that points to nothing
 //     is never added.
+//   - A send on a channel that may be one made by make with the constant
+//     capacity 1 adds it (a channel Held); the send case of a select adds
+//     it on the true edge of the If that tests for that case, when nothing
+//     runs between the select and the If (go/ssa's layout). A receive, a
+//     range step, or a select with a receive case (whichever case it
+//     takes) releases the channel Helds its channel may overlap; a channel
+//     that points to nothing releases every channel Held. The edge of a
+//     select's receive case is never taken when its channel may be some
+//     channel, every channel it may be was made by make in the analyzed
+//     code, and nothing sends on or closes them: a dead edge carries
+//     nothing. (A channel that points to nothing may be nil, but also one
+//     the points-to lost, such as time.Tick's: its case may be chosen.)
 //   - A call releases what its callees may release, transitively: their own
-//     unlocks, deferred or not, and their callees' (a helper
+//     unlocks and receives, deferred or not, and their callees' (a helper
 //     "func unlock() { mu.Unlock() }", an Unlock through sync.Locker).
 //     sync.Cond.Wait releases nothing: it takes the lock again before it
 //     returns. A call adds the locks every callee holds on every return when
-//     it starts holding none (a helper that locks and returns).
+//     it starts holding none (a helper that locks and returns), except a
+//     Held of one of the caller's own values, which names another
+//     activation of the caller's (recursion).
 //   - defer mu.Unlock() releases at RunDefers, at function exit; the block a
 //     recovered panic resumes in holds nothing.
 //   - Defining an SSA value again (a loop) drops the Held keyed on it, and on
@@ -63,7 +79,8 @@
 //
 //   - global locks: both accesses hold the lock through a pointer that
 //     points to exactly one abstract object, and that object is unique
-//     (exists once);
+//     (exists once); a channel counts only if it is a channel-lock (below),
+//     and holds exclusively;
 //   - fine-grained locks: each access reaches one location through &b.f and
 //     holds the lock &b.g of the same SSA base b (s.mu.Lock(); s.x++): if
 //     the two locations are the same, so are the two bases, and the locks.
@@ -71,6 +88,16 @@
 // Medium-grained locks (the accessed object reached by loads from the
 // lock's base, with disjoint reachability from distinct bases) and
 // goroutine-disjoint objects are not implemented.
+//
+// A channel-lock is a unique channel made with the constant capacity 1,
+// that nothing may close, and that every receive (a select's receive case
+// included) takes from while its goroutine holds it: a channel Held at the
+// receive on the receive's own channel value, or on a value that points
+// only to that channel. Then, by the Go memory model's rule for buffered
+// channels (the k-th receive is synchronized before the (k+C)-th send
+// completes), two accesses that each run while their goroutine holds the
+// channel are ordered in every execution; condmustnot.dl has the proof.
+// TestNoRaceChanMutex of Go's race tests is the pattern.
 //
 // # Limits
 //
@@ -80,8 +107,20 @@
 //     it): the locking goroutine is taken to hold it until its own unlock.
 //   - Locks taken and released through sync.Locker, method values or
 //     reflection are released but never added.
+//   - Sends, receives and closes that no analyzed code makes (reflect's
+//     Value.Send, Recv, Close and Select, the runtime's) are not seen: a
+//     channel-lock or a never-chosen select case may be wrong then. So is
+//     a channel-lock received from through a value the points-to lost
+//     (made through unsafe): a receive through a channel that points to
+//     nothing is taken to be from nil (context's emptyCtx.Done gives one).
 //
-// Precision limits: a callee holds a caller's lock at entry only if every
+// Precision limits: a receive in a deferred function (defer unlock()) never
+// holds the channel (deferred functions start holding nothing), so the
+// channel is not a channel-lock. A channel is only a global lock, never a
+// fine-grained one: a channel in a struct field is loaded anew at each use,
+// and the field may change between loads. A channel of capacity C > 1 lets
+// C holders in at once and is never a lock. A callee holds a caller's lock
+// at entry only if every
 // caller holds it through the same SSA value (a global; not s.mu in two
 // methods); the fine-grained proof needs the very same base value, so
 // q.mu.Lock(); q.x = 1 with q a captured variable (loaded twice) or a

@@ -1,6 +1,7 @@
 package condmustnot
 
 import (
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -95,7 +96,8 @@ func (fx *fixture) accesses(t *testing.T, pkg, marker string) []uint32 {
 }
 
 // lockName describes a Held as the test cases spell it: the global or field
-// the lock is ("mu", "mu r" when read-held), or the SSA value's name.
+// the lock is ("mu", "mu r" when read-held), the global a channel is loaded
+// from, or the SSA value's name.
 func (fx *fixture) lockName(h Held) string {
 	var name string
 	switch v := fx.facts.Value(h.Ptr).(type) {
@@ -103,6 +105,11 @@ func (fx *fixture) lockName(h Held) string {
 		name = v.Name()
 	case *ssa.FieldAddr:
 		name = v.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct).Field(v.Field).Name()
+	case *ssa.UnOp:
+		name = v.Name()
+		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+			name = g.Name()
+		}
 	default:
 		name = v.Name()
 	}
@@ -113,15 +120,18 @@ func (fx *fixture) lockName(h Held) string {
 }
 
 // unique is the tests' notion of an object that exists once: a global, or
-// an allocation in main.main outside loops, and their fields.
+// an allocation or make(chan) in main.main or a package initializer outside
+// loops, and their fields.
 func (fx *fixture) unique(o pointsto.Ctx) bool {
 	site := fx.facts.Site(fx.facts.Site(fx.res.Contexts.Site(o)).Root)
 	switch site.Kind {
 	case pointsto.SiteGlobal:
 		return true
-	case pointsto.SiteAlloc:
-		alloc := site.Value.(*ssa.Alloc)
-		return alloc.Parent().Name() == "main" && alloc.Parent().Signature.Recv() == nil && !inLoop(alloc.Block())
+	case pointsto.SiteAlloc, pointsto.SiteMakeChan:
+		instr := site.Value.(ssa.Instruction)
+		fn := instr.Parent()
+		once := fn.Name() == "main" && fn.Signature.Recv() == nil || fn.Synthetic == "package initializer"
+		return once && !inLoop(instr.Block())
 	}
 	return false
 }

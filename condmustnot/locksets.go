@@ -2,6 +2,8 @@ package condmustnot
 
 import (
 	"cmp"
+	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -11,9 +13,12 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Held is a lock that must be held at a program point.
+// Held is a lock that must be held at a program point: a mutex locked and
+// not unlocked since, or a channel of capacity 1 sent on and not received
+// from since (a channel-lock: whether the channel acts as a lock is for
+// Prove to decide).
 type Held struct {
-	Ptr  uint32 // V id of the lock's address (*sync.Mutex or *sync.RWMutex) at the Lock/RLock/TryLock call
+	Ptr  uint32 // V id of the lock's address (*sync.Mutex or *sync.RWMutex) at the Lock/RLock/TryLock call, or of the channel at the send
 	Read bool   // held by RLock/TryRLock (shared), not Lock
 }
 
@@ -21,7 +26,15 @@ type Held struct {
 type Locksets struct {
 	facts  *pointsto.Facts
 	access [][]Held                  // by E; nil when no lock is held
-	objs   map[uint32][]pointsto.Ctx // lock and unlock pointers -> the objects they may point to, sorted
+	objs   map[uint32][]pointsto.Ctx // lock, unlock, send and receive pointers -> the objects they may point to, sorted
+	chans  chanLocks
+}
+
+// chanLocks is what Prove needs to decide which channels act as locks.
+type chanLocks struct {
+	objs   []pointsto.Ctx // channels made with constant capacity 1 that a send adds as a Held, sorted
+	recvs  [][2]uint32    // (e, v): channel operation e receives (or has a receive case) through v, and v may point to one of objs
+	closed []pointsto.Ctx // the objs some close may close
 }
 
 // Access returns the locks that must be held at access e, sorted by Ptr.
@@ -92,12 +105,22 @@ type analysis struct {
 	recv    map[uint32]uint32 // I -> its argument 0 (receiver), where a sync unlock method may be called
 	callsOf [][]uint32        // by M: its call sites
 
+	chanCases map[uint32][]chanCase // by E: the cases of each channel operation
+	chanVal   map[ssa.Value]uint32  // channel operands of channel operations -> their V ids
+	recvsOf   [][]uint32            // by M: the channels its receives (and select receive cases) take from
+	locksChan []bool                // by M: it sends on a channel a Held stands for
+	lockChans map[pointsto.Ctx]bool // channels made with constant capacity 1 that a send adds as a Held
+	sent      map[pointsto.Ctx]bool // channels some send or close may operate on
+	closed    map[pointsto.Ctx]bool // channels some close may close
+	contexts  *pointsto.Contexts
+
 	objs     map[uint32][]pointsto.Ctx
 	lockBit  map[pointsto.Ctx]uint     // the objects Lock/RLock/TryLock may hold, numbered
 	bits     map[uint32]*bitset.BitSet // unlock pointer -> the lockable objects it may release
 	heldBits map[uint32]*bitset.BitSet // gen pointer -> its lockable objects
 	defKills map[ssa.Value][]uint32    // defining a value invalidates the Held of these Ptrs
 	all      *bitset.BitSet            // every lockable object: an unlock of unknown objects
+	allChans *bitset.BitSet            // the lockable objects added by sends: a receive of unknown objects
 	unlocks  []*bitset.BitSet          // by M: what a call of m may release (nil: nothing)
 	acquires []lockset                 // by M: what m holds on every return, from an empty entry
 	lastOut  lockset                   // the lockset at the end of the last block run
@@ -114,6 +137,13 @@ type lockOp struct {
 	z   uint32
 }
 
+// chanCase is one case of a channel operation: a send, receive or close
+// (pointsto.Chan*) through the channel value ch. A select has one per case.
+type chanCase struct {
+	ch uint32
+	z  uint32
+}
+
 // Compute runs the must-held lockset dataflow (see the package doc) over
 // every analyzed function of r's program. The call graph (r.CallGraph)
 // gives the callees of each call site; the points-to (pt, in any context)
@@ -126,19 +156,21 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 		access:   map[ssa.Instruction][]uint32{},
 		lockOps:  map[uint32]lockOp{},
 		recv:     map[uint32]uint32{},
+		chanVal:  map[ssa.Value]uint32{},
 		objs:     map[uint32][]pointsto.Ctx{},
 		lockBit:  map[pointsto.Ctx]uint{},
 		bits:     map[uint32]*bitset.BitSet{},
 		heldBits: map[uint32]*bitset.BitSet{},
 		defKills: map[ssa.Value][]uint32{},
 		held:     make([][]Held, f.Size(pointsto.DomE)),
+		contexts: r.Contexts,
 	}
 	a.index()
 	a.pointsTo(r)
 	a.summarize()
 	a.summarizeAcquires()
 	a.solve()
-	return &Locksets{facts: f, access: a.held, objs: a.objs}
+	return &Locksets{facts: f, access: a.held, objs: a.objs, chans: a.chanLocks()}
 }
 
 // runsFlow reports whether the dataflow runs on m's body: not for the
@@ -216,6 +248,17 @@ func (a *analysis) index() {
 	for _, t := range f.Tuples("lockOp") {
 		a.lockOps[t[0]] = lockOp{ptr: t[1], z: t[2]}
 	}
+	a.chanCases = map[uint32][]chanCase{}
+	a.recvsOf = make([][]uint32, nM)
+	for _, t := range f.Tuples("chanOp") {
+		e, ch, z := t[0], t[1], t[2]
+		a.chanCases[e] = append(a.chanCases[e], chanCase{ch: ch, z: z})
+		a.chanVal[f.Value(ch)] = ch
+		if z == pointsto.ChanRecv {
+			m := f.AccessFunc(e)
+			a.recvsOf[m] = append(a.recvsOf[m], ch)
+		}
+	}
 	for _, t := range f.Tuples("actual") {
 		if i, z := t[0], t[1]; z == 0 && slices.ContainsFunc(a.cg[i], func(m uint32) bool { return isUnlockMethod(f.Func(m)) }) {
 			a.recv[i] = t[2]
@@ -235,11 +278,12 @@ func (a *analysis) isGen(i uint32, op lockOp) bool {
 
 func isUnlock(op lockOp) bool { return op.z == pointsto.LockUnlock || op.z == pointsto.LockRUnlock }
 
-// pointsTo collects the objects of lock and unlock pointers (in any
-// context), numbers the objects a Held may stand for, and gives each
+// pointsTo collects the objects of lock, unlock and channel pointers (in
+// any context), numbers the objects a Held may stand for, and gives each
 // pointer its set of them. A lock pointer that points to nothing adds no
 // Held (its code is unreachable for the analysis); an unlock pointer that
-// points to nothing releases every lock.
+// points to nothing releases every lock, and a receive through one every
+// channel-lock.
 func (a *analysis) pointsTo(r *pointsto.Result) {
 	wanted := bitset.New(uint(a.f.Size(pointsto.DomV)))
 	for i, op := range a.lockOps {
@@ -248,6 +292,9 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 		}
 	}
 	for _, v := range a.recv {
+		wanted.Set(uint(v))
+	}
+	for _, v := range a.chanVal {
 		wanted.Set(uint(v))
 	}
 	for t := range r.Tuples("pt") {
@@ -259,13 +306,26 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 		slices.Sort(objs)
 		a.objs[v] = slices.Compact(objs)
 	}
+	a.findLockChans()
 
-	var lockable []pointsto.Ctx
+	var lockable, chans []pointsto.Ctx
 	for i, op := range a.lockOps {
 		if a.isGen(i, op) {
 			lockable = append(lockable, a.objs[op.ptr]...)
 		}
 	}
+	lockSends := map[uint32]bool{} // the channels of sends that add a Held
+	a.locksChan = make([]bool, a.f.Size(pointsto.DomM))
+	for e, cases := range a.chanCases {
+		m := a.f.AccessFunc(e)
+		for _, c := range cases {
+			if c.z == pointsto.ChanSend && a.flow[m] && slices.ContainsFunc(a.objs[c.ch], a.isLockChan) {
+				lockSends[c.ch], a.locksChan[m] = true, true
+				chans = append(chans, a.objs[c.ch]...)
+			}
+		}
+	}
+	lockable = append(lockable, chans...)
 	slices.Sort(lockable)
 	lockable = slices.Compact(lockable)
 	for k, o := range lockable {
@@ -281,29 +341,106 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 		}
 		return b
 	}
+	addHeld := func(v uint32) {
+		a.heldBits[v] = toBits(v)
+		fn := a.f.Value(v)
+		a.defKills[fn] = append(a.defKills[fn], v)
+		if fa, ok := fn.(*ssa.FieldAddr); ok {
+			// The fine-grained proof relates the lock to its base:
+			// a new base value makes the Held stale too.
+			a.defKills[fa.X] = append(a.defKills[fa.X], v)
+		}
+	}
 	for i, op := range a.lockOps {
 		switch {
 		case a.isGen(i, op) && len(a.objs[op.ptr]) > 0:
-			a.heldBits[op.ptr] = toBits(op.ptr)
-			fn := a.f.Value(op.ptr)
-			a.defKills[fn] = append(a.defKills[fn], op.ptr)
-			if fa, ok := fn.(*ssa.FieldAddr); ok {
-				// The fine-grained proof relates the lock to its base:
-				// a new base value makes the Held stale too.
-				a.defKills[fa.X] = append(a.defKills[fa.X], op.ptr)
-			}
+			addHeld(op.ptr)
 		case isUnlock(op):
-			a.bits[op.ptr] = a.unlockBits(op.ptr, toBits)
+			a.bits[op.ptr] = a.unlockBits(op.ptr, a.all, toBits)
 		}
 	}
 	for _, v := range a.recv {
-		a.bits[v] = a.unlockBits(v, toBits)
+		a.bits[v] = a.unlockBits(v, a.all, toBits)
+	}
+	a.allChans = bitset.New(uint(len(lockable)))
+	for _, o := range chans {
+		a.allChans.Set(a.lockBit[o])
+	}
+	for v := range lockSends {
+		addHeld(v)
+	}
+	for _, vs := range a.recvsOf {
+		for _, v := range vs {
+			a.bits[v] = a.unlockBits(v, a.allChans, toBits)
+		}
 	}
 }
 
-func (a *analysis) unlockBits(v uint32, toBits func(uint32) *bitset.BitSet) *bitset.BitSet {
+// findLockChans finds the channels a send may add as a Held: made by make
+// with the constant capacity 1. And it finds the channels some send or
+// close may operate on, and the ones some close may close, anywhere in the
+// analyzed code.
+func (a *analysis) findLockChans() {
+	capOne := map[uint32]bool{}
+	for _, t := range a.f.Tuples("chanCap") {
+		if t[1] == 1 {
+			capOne[t[0]] = true
+		}
+	}
+	a.lockChans, a.sent, a.closed = map[pointsto.Ctx]bool{}, map[pointsto.Ctx]bool{}, map[pointsto.Ctx]bool{}
+	for _, cases := range a.chanCases {
+		for _, c := range cases {
+			for _, o := range a.objs[c.ch] {
+				if h := a.contexts.Site(o); capOne[h] && a.f.Site(h).Kind == pointsto.SiteMakeChan {
+					a.lockChans[o] = true
+				}
+				switch c.z {
+				case pointsto.ChanSend:
+					a.sent[o] = true
+				case pointsto.ChanClose:
+					a.sent[o], a.closed[o] = true, true
+				}
+			}
+		}
+	}
+}
+
+func (a *analysis) isLockChan(o pointsto.Ctx) bool { return a.lockChans[o] }
+
+// chanLocks gives Prove the channels of capacity 1 that a Held may stand
+// for, the receives that may take from them, and the ones that may be
+// closed.
+func (a *analysis) chanLocks() chanLocks {
+	var out chanLocks
+	held := map[pointsto.Ctx]bool{}
+	for o := range a.lockChans {
+		if _, ok := a.lockBit[o]; ok {
+			held[o] = true
+			out.objs = append(out.objs, o)
+			if a.closed[o] {
+				out.closed = append(out.closed, o)
+			}
+		}
+	}
+	slices.Sort(out.objs)
+	slices.Sort(out.closed)
+	for e, cases := range a.chanCases {
+		for _, c := range cases {
+			if c.z == pointsto.ChanRecv && slices.ContainsFunc(a.objs[c.ch], func(o pointsto.Ctx) bool { return held[o] }) {
+				out.recvs = append(out.recvs, [2]uint32{e, c.ch})
+			}
+		}
+	}
+	slices.SortFunc(out.recvs, func(x, y [2]uint32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	out.recvs = slices.Compact(out.recvs)
+	return out
+}
+
+// unlockBits is what a release through v may release: the lockable objects
+// v may point to, or unknown if v points to nothing.
+func (a *analysis) unlockBits(v uint32, unknown *bitset.BitSet, toBits func(uint32) *bitset.BitSet) *bitset.BitSet {
 	if len(a.objs[v]) == 0 {
-		return a.all
+		return unknown
 	}
 	return toBits(v)
 }
@@ -342,8 +479,8 @@ func (a *analysis) releasesAt(i uint32, add func(*bitset.BitSet)) {
 }
 
 // summarize computes, for each function, the lockable objects a call of it
-// may release (its own unlocks, deferred ones included, and its callees'),
-// as a fixpoint over the call graph.
+// may release (its own unlocks and receives, deferred ones included, and
+// its callees'), as a fixpoint over the call graph.
 func (a *analysis) summarize() {
 	nM := a.f.Size(pointsto.DomM)
 	a.unlocks = make([]*bitset.BitSet, nM)
@@ -379,6 +516,9 @@ func (a *analysis) summarize() {
 		}
 		for _, i := range a.callsOf[m] {
 			a.releasesAt(i, add)
+		}
+		for _, v := range a.recvsOf[m] {
+			add(a.bits[v])
 		}
 		a.unlocks[m] = u
 		if grew {
@@ -416,6 +556,9 @@ func (a *analysis) summarizeAcquires() {
 // mayLock reports whether m itself takes a lock (its callees' summaries
 // come in through acquires).
 func (a *analysis) mayLock(m uint32) bool {
+	if a.locksChan[m] {
+		return true
+	}
 	for _, i := range a.callsOf[m] {
 		if op, ok := a.lockOps[i]; ok && a.isGen(i, op) {
 			return true
@@ -593,6 +736,9 @@ func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, record bool, s
 				s.kill(func(h Held) bool { return slices.Contains(ptrs, h.Ptr) })
 			}
 		}
+		for _, e := range a.access[instr] {
+			a.chanOp(&s, instr, e)
+		}
 		switch instr := instr.(type) {
 		case *ssa.Call:
 			for _, i := range a.calls[instr] {
@@ -615,9 +761,115 @@ func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, record bool, s
 					out = slices.Clone(out).gen(t.held)
 				}
 			}
+			if st, ok := selectCase(b); ok {
+				if st.Dir == types.RecvOnly && a.neverReady(st.Chan) {
+					continue // the case is never chosen: the edge is never taken
+				}
+				if v, ok := a.chanVal[st.Chan]; ok && st.Dir == types.SendOnly && a.heldBits[v] != nil {
+					out = slices.Clone(out).gen(Held{Ptr: v})
+				}
+			}
 		}
 		succ(to, out)
 	}
+}
+
+// chanOp applies channel operation e, which instruction instr is, to s: a
+// receive, or a select with a receive case, releases the channel-locks its
+// channel may be (whichever case the select takes: releasing too much is
+// safe); a send on a channel of capacity 1 adds it. A select's send case
+// adds it only on its case's edge (block).
+func (a *analysis) chanOp(s *state, instr ssa.Instruction, e uint32) {
+	_, isSelect := instr.(*ssa.Select)
+	for _, c := range a.chanCases[e] {
+		switch {
+		case c.z == pointsto.ChanRecv:
+			a.release(s, a.bits[c.ch])
+		case c.z == pointsto.ChanSend && !isSelect && a.heldBits[c.ch] != nil:
+			s.held = s.held.gen(Held{Ptr: c.ch})
+		}
+	}
+}
+
+// selectCase reports whether b ends in the test of a select's case st, the
+// If whose true edge is taken when the select chose st: "if idx ==
+// k", idx the select's chosen index. Only if nothing else runs between the
+// select and the If, as go/ssa lays out a select: b is the select's block,
+// or b holds only the test and is the false edge of such a block.
+func selectCase(b *ssa.BasicBlock) (*ssa.SelectState, bool) {
+	sel, k, ok := caseTest(b)
+	if !ok {
+		return nil, false
+	}
+	for x := b; ; {
+		if x == sel.Block() {
+			// After the select, only its index and the tests.
+			for _, instr := range x.Instrs[slices.Index(x.Instrs, ssa.Instruction(sel))+1:] {
+				switch instr.(type) {
+				case *ssa.Extract, *ssa.BinOp, *ssa.If:
+				default:
+					return nil, false
+				}
+			}
+			break
+		}
+		if len(x.Instrs) != 2 || len(x.Preds) != 1 {
+			return nil, false
+		}
+		p := x.Preds[0]
+		if s, _, ok := caseTest(p); !ok || s != sel || p.Succs[1] != x {
+			return nil, false
+		}
+		x = p
+	}
+	if k < 0 || k >= int64(len(sel.States)) {
+		return nil, false
+	}
+	return sel.States[k], true
+}
+
+// caseTest reports whether b ends in "if idx == k", idx a select's chosen
+// index (its result #0).
+func caseTest(b *ssa.BasicBlock) (*ssa.Select, int64, bool) {
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, 0, false
+	}
+	eq, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || eq.Op != token.EQL || eq.Block() != b {
+		return nil, 0, false
+	}
+	idx, ok1 := eq.X.(*ssa.Extract)
+	k, ok2 := eq.Y.(*ssa.Const)
+	if !ok1 || !ok2 || idx.Index != 0 || k.Value == nil {
+		return nil, 0, false
+	}
+	sel, ok := idx.Tuple.(*ssa.Select)
+	if !ok {
+		return nil, 0, false
+	}
+	n, exact := constant.Int64Val(k.Value)
+	return sel, n, exact
+}
+
+// neverReady reports whether a receive from ch can never proceed: ch may
+// be some channel, and every channel it may be was made by make in the
+// analyzed code and nothing in it sends on or closes that channel. A ch
+// that points to nothing could be nil, whose receive blocks forever, but
+// also a channel the points-to lost (time.Tick's, made behind an unsafe
+// conversion): it may be ready. (Sends and closes through reflect or code
+// that is not analyzed are not seen: pointsto's limits.)
+func (a *analysis) neverReady(ch ssa.Value) bool {
+	v, ok := a.chanVal[ch]
+	if !ok || len(a.objs[v]) == 0 {
+		return false
+	}
+	for _, o := range a.objs[v] {
+		if a.sent[o] || a.f.Site(a.contexts.Site(o)).Kind != pointsto.SiteMakeChan {
+			return false
+		}
+	}
+	return true
 }
 
 // call applies call site i of instruction call to s.
@@ -648,6 +900,9 @@ func (a *analysis) call(s *state, call *ssa.Call, i uint32) {
 		}
 	}
 	for _, h := range got {
+		if a.f.ValueFunc(h.Ptr) == a.f.Caller(i) {
+			continue // a value of the caller's own: another activation's (recursion)
+		}
 		s.held = s.held.gen(h)
 	}
 }

@@ -38,6 +38,18 @@ func TestLocksets(t *testing.T) {
 		{"loop", "before", nil}, // the held lock is the previous item's: killed
 		{"fine", "incn", []string{"mu"}},
 		{"fine", "decm", []string{"other"}},
+		// A send on a channel of capacity 1 is held until a receive.
+		{"chanlock", "locked", []string{"mtx"}},
+		{"chanlock", "released", nil},
+		{"chanlock", "helper", []string{"mtx"}},
+		{"chanlock", "afterhelper", nil},
+		{"chanlock", "stray", []string{"stray"}}, // held, but not a lock (TestProve)
+		{"chanlock", "cap2", nil},
+		{"chanlock", "sel", []string{"sel"}}, // the never case's edge is never taken
+		{"chanlock", "selready", nil},        // the ready case's edge may be
+		{"chanlock", "seltimer", nil},        // the runtime sends on a timer's channel
+		{"chanlock", "seltick", nil},         // a channel the points-to lost
+		{"chanlock", "viaparam", []string{"a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg+"/"+tt.marker, func(t *testing.T) {

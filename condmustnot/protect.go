@@ -2,6 +2,7 @@ package condmustnot
 
 import (
 	_ "embed"
+	"go/types"
 	"slices"
 
 	"github.com/chordgo/chordgo/datalog"
@@ -25,7 +26,9 @@ const (
 // single object (unique gives the objects, pointsto.Ctx ids of l's points-to,
 // that exist at most once in an execution), or both hold the lock at the
 // same field of the object they access; in both cases at least one holds it
-// exclusively. A pair not in the result may still be protected.
+// exclusively. A single channel of capacity 1 is a lock too if every
+// receive from it is made while holding it (condmustnot.dl's chanLock). A
+// pair not in the result may still be protected.
 func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (map[[2]uint32]bool, error) {
 	prog, err := parseRules()
 	if err != nil {
@@ -42,8 +45,37 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 	slices.Sort(es)
 	es = slices.Compact(es)
 
+	// The channels that may be locks, the receives from them and their
+	// locksets, which decide whether they are.
+	held := slices.Clone(es)
+	for _, o := range l.chans.objs {
+		if err := db.Add("lockChan", o); err != nil {
+			return nil, err
+		}
+		if unique(o) {
+			if err := db.Add("unique", o); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, o := range l.chans.closed {
+		if err := db.Add("closed", o); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range l.chans.recvs {
+		held = append(held, r[0])
+		for _, o := range l.objs[r[1]] {
+			if _, ok := slices.BinarySearch(l.chans.objs, o); ok {
+				if err := db.Add("recvCase", r[0], r[1], o); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	slices.Sort(held)
 	var locks []uint32
-	for _, e := range es {
+	for _, e := range slices.Compact(held) {
 		for _, h := range l.access[e] {
 			mode := uint32(modeWrite)
 			if h.Read {
@@ -57,6 +89,11 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 	}
 	slices.Sort(locks)
 	for _, v := range slices.Compact(locks) {
+		if _, ok := l.facts.Value(v).Type().Underlying().(*types.Chan); ok {
+			if err := db.Add("chanHeld", v); err != nil {
+				return nil, err
+			}
+		}
 		for _, o := range l.objs[v] {
 			if err := db.Add("lockObj", v, o); err != nil {
 				return nil, err

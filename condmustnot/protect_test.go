@@ -41,6 +41,17 @@ func TestProve(t *testing.T) {
 		{"fine", "xfer", "incn", false}, // the lock's base is not the accessed object
 		{"loop", "after", "gox", true},
 		{"loop", "before", "gox2", false}, // the held lock is the previous item's
+		// Channel-locks: a unique channel of capacity 1, never closed, that
+		// every receiver holds.
+		{"chanlock", "locked", "locked", true},
+		{"chanlock", "helper", "locked", true},
+		{"chanlock", "released", "locked", false},
+		{"chanlock", "afterhelper", "locked", false},
+		{"chanlock", "sel", "sel", true},
+		{"chanlock", "viaparam", "viaparam", true}, // bump's receive holds the very channel
+		{"chanlock", "stray", "stray", false},      // drain receives without having sent
+		{"chanlock", "cap2", "cap2", false},
+		{"chanlock", "closer", "closer", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg+"/"+tt.a+"-"+tt.b, func(t *testing.T) {

@@ -92,7 +92,6 @@ func wants(t *testing.T, dir string) map[string]bool {
 // right yet, and why. The test fails when one of them comes out right, so
 // that the list only shrinks.
 var knownWrong = map[string]string{
-	"chan_semaphore":               "a buffered channel used as a lock (k-th receive before send k+C) is not modeled",
 	"cond":                         "sync.Cond is not modeled",
 	"cond_write_after_signal_racy": "sync.Cond is not modeled: the race is found, and a false one with it",
 	"context_cancel":               "context cancellation (close inside the context package) is not modeled",
