@@ -10,16 +10,17 @@ import (
 // after returns what happens after instruction x when goroutine g runs it:
 // the least fixpoint of
 //
-//   - a goroutine started by a go statement that happens after x, and every
-//     goroutine it starts (the go statement happens before the goroutine
-//     begins);
+//   - a goroutine whose every start happens after x (startedAfter), and
+//     every goroutine it starts (the go statement happens before the
+//     goroutine begins);
 //   - an event whose every run is after x: in g, when g is single and the
 //     event cannot have run before x (program order); in a goroutine that
 //     happens after x; or after an acquire that happens after x;
 //   - an acquire all of whose possible partners happen after x: a receive
 //     completes after the send it receives from or the close it observes,
-//     and Wait returns after the Done that brings the counter to zero, once
-//     an Add has raised it before the Wait. Partners that happen after the
+//     Wait returns after the Done that brings the counter to zero, once an
+//     Add has raised it before the Wait, and a Lock that another Lock of
+//     its mutex precedes returns after an Unlock (lockAcquires). Partners that happen after the
 //     acquire itself cannot be its partner and are left out; an acquire
 //     without any partner is left alone (its partner may be in code we do
 //     not see).
@@ -52,6 +53,12 @@ func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool) *afterSet {
 				s.W.InPlaceUnion(o.gs.desc[g2])
 			}
 		}
+		for _, site := range o.bySite {
+			for _, g2 := range o.startedAfter(site, g, single, may, s) {
+				s.W.InPlaceUnion(o.gs.desc[g2])
+				changed = true
+			}
+		}
 	}
 	return s
 }
@@ -61,15 +68,12 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	if o.eventAcq(ev).IntersectionCardinality(s.A) > 0 {
 		return true
 	}
+	if ev.kind == evGo {
+		return false // startedAfter looks at the goroutines it starts one by one
+	}
 	threads := o.gs.Of(ev.fn)
 	all := len(threads) > 0
 	for _, t := range threads {
-		// A go statement run by a goroutine that only it (transitively)
-		// starts runs after the run that started that goroutine: by
-		// induction on time, after x if every other run is.
-		if ev.kind == evGo && o.startedOnlyBy(t, id) {
-			continue
-		}
 		if !s.W.Test(uint(t)) && !(t == g && single && !may.Test(uint(id))) {
 			all = false
 			break
@@ -98,17 +102,62 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	return partners > 0
 }
 
+// startedAfter returns the goroutines of one go site (one per context)
+// not yet in s.W that start after x, run by goroutine g: a greatest set
+// in which every goroutine that may run the go statement for one of them
+// happens after x, or is g when g is single and none of the go events
+// that start it may have run before x (program order), or is itself only
+// ever started through a goroutine of the set. For the last: by induction
+// on time, the earliest start of a goroutine of the set is by one of the
+// others, after x, and every later start descends from a start after x.
+func (o *Order) startedAfter(site []uint32, g uint32, single bool, may *bitset.BitSet, s *afterSet) []uint32 {
+	var set []uint32
+	for _, g2 := range site {
+		if !s.W.Test(uint(g2)) {
+			set = append(set, g2)
+		}
+	}
+	for len(set) > 0 {
+		kept := make([]uint32, 0, len(set))
+		for _, g2 := range set {
+			if o.startsAfter(g2, set, g, single, may, s) {
+				kept = append(kept, g2)
+			}
+		}
+		if len(kept) == len(set) {
+			break
+		}
+		set = kept
+	}
+	return set
+}
+
+// startsAfter reports whether every goroutine that may start g2 does so
+// after x (see startedAfter).
+func (o *Order) startsAfter(g2 uint32, set []uint32, g uint32, single bool, may *bitset.BitSet, s *afterSet) bool {
+	parents := o.gs.List[g2].Parents
+	if len(parents) == 0 || len(o.starts[g2]) == 0 {
+		return false // started from where we do not see
+	}
+	for _, t := range parents {
+		inOrder := t == g && single && !slices.ContainsFunc(o.starts[g2], func(ev uint32) bool { return may.Test(uint(ev)) })
+		if !s.W.Test(uint(t)) && !inOrder && !o.startedOnlyBy(t, set) {
+			return false
+		}
+	}
+	return true
+}
+
 // startedOnlyBy reports whether goroutine t can only be started through a
-// goroutine that go statement event id starts: every chain of parents from
-// t up to a root passes through one.
-func (o *Order) startedOnlyBy(t, id uint32) bool {
-	spawned := o.spawned[id]
+// goroutine of set: every chain of parents from t up to a root passes
+// through one.
+func (o *Order) startedOnlyBy(t uint32, set []uint32) bool {
 	seen := map[uint32]bool{t: true}
 	stack := []uint32{t}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if slices.Contains(spawned, x) {
+		if slices.Contains(set, x) {
 			continue
 		}
 		parents := o.gs.List[x].Parents
@@ -165,7 +214,7 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 	if ga == gb && gs.List[ga].Single {
 		return true // one goroutine runs one instruction at a time
 	}
-	if gs.sequential(ga, gb) {
+	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {
@@ -176,10 +225,10 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 }
 
 // eventAcq is acq at the point where an event takes effect: a deferred
-// call's at the return of its function.
+// call's wherever its function runs its deferred calls.
 func (o *Order) eventAcq(ev *event) *bitset.BitSet {
 	if _, ok := ev.instr.(*ssa.Defer); ok {
-		return o.entryAcq[ev.fn].Union(o.exitAcq[ev.fn])
+		return o.entryAcq[ev.fn].Union(o.deferAcq[ev.fn])
 	}
 	return o.acq(ev.instr)
 }
@@ -213,18 +262,23 @@ func (o *Order) someDoneAfter(id, g uint32, may *bitset.BitSet, s *afterSet) boo
 }
 
 // spawnedAfterAdd reports whether goroutine g is started, in the single
-// goroutine that runs Wait id, after an Add on the Wait's WaitGroup, by a
-// go statement that cannot run after the Wait.
+// goroutine that runs Wait id, after an Add on the Wait's WaitGroup, by go
+// events that cannot run after the Wait.
 func (o *Order) spawnedAfterAdd(g, id uint32) bool {
 	wait := &o.events[id]
 	gr := &o.gs.List[g]
 	waiters := o.gs.Of(wait.fn)
 	if gr.Kind != GoGoroutine || len(waiters) != 1 || !o.gs.List[waiters[0]].Single ||
-		!slices.Equal(gr.Parents, waiters) {
+		!slices.Equal(gr.Parents, waiters) || len(o.starts[g]) == 0 {
 		return false
 	}
-	spawn := o.events[o.goEvent[gr.Site]].instr
-	return o.addedBefore(o.acq(spawn), wait.id) && !o.may(spawn).Test(uint(id))
+	for _, ev := range o.starts[g] {
+		spawn := o.events[ev].instr
+		if !o.addedBefore(o.acq(spawn), wait.id) || o.may(spawn).Test(uint(id)) {
+			return false
+		}
+	}
+	return true
 }
 
 // addedBefore reports whether acq holds an Add on a WaitGroup that the

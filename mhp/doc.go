@@ -23,36 +23,77 @@
 // # Happens-before
 //
 // Events are go statements, channel operations, WaitGroup.Add, Done and
-// Wait, the closed branch of a comma-ok receive, and the branch an atomic
+// Wait, Lock and Unlock of a sync.Mutex (or a sync.RWMutex's write lock),
+// the closed branch of a comma-ok receive, and the branch an atomic
 // operation takes only after reading a value another atomic operation
 // stored. A dataflow over each function's CFG and the call graph gives, at
 // each instruction, the events that may have run before it in its
 // goroutine instance (may) and the acquires that completed before it on
-// every path (acq). What happens after an access is then a least fixpoint
-// (after.go), and every rule holds in every execution:
+// every path (acq). Deferred calls run at a return or where a panic or
+// runtime.Goexit starts (at an instruction that may panic, a call
+// included; a receive never panics): they, and the code after a recovered
+// panic, get what completed at every such point, and a deferred acquire
+// counts at a return only if its defer statement ran on every path there.
+// What happens after an access is then a least fixpoint (after.go), and
+// every rule holds in every execution:
 //
 //   - inside a goroutine that runs once, program order: an event that
 //     cannot have run before the access runs after it;
 //   - a go statement after the access: the goroutine it starts, and every
-//     goroutine that one starts, run after;
+//     goroutine that one starts, run after. This is decided per goroutine
+//     started, over the goroutines that may run the go statement in its
+//     context. A callback that a function registers with the runtime
+//     inside its own package (time.AfterFunc's, through time.newTimer)
+//     starts at each call of that function, in the caller: the runtime
+//     cannot run it before the call;
 //   - an acquire (a receive, an unbuffered send, a blocking select without
 //     buffered send cases, the closed branch of a receive, the observing
 //     branch of an atomic operation) all of whose possible partners (the
 //     sends or closes it may receive from, the receives that may take its
 //     send, the atomic writes it may read) run after the access, leaving
 //     out partners that run after the acquire itself;
+//   - a Lock p of a mutex that a Lock L0 of the same mutex happens before
+//     (same pointer, L0 earlier in the activation; or one mutex object
+//     that exists once, L0 earlier in p's goroutine instance or before
+//     the go statements that start it), when every Unlock that may unlock
+//     that mutex, save those after p, runs after the access: p returns
+//     only after an Unlock (the memory model's n-th Unlock before the
+//     m-th Lock returns, n < m). Not for a mutex that a go statement may
+//     unlock or a write that is not atomic may touch;
 //   - Wait, once an Add on its WaitGroup has completed before it, when a
 //     Done that may release it runs after the access in the access's own
 //     goroutine instance. This assumes the WaitGroup rule of its
 //     documentation: Adds that start from a zero counter happen before the
 //     Wait.
 //   - inits run before every root; tests run one after another, except two
-//     tests that both (may) call t.Parallel.
+//     tests that both (may) call t.Parallel;
+//   - joins of goroutines started in a loop (join.go), by a Wait on a
+//     WaitGroup that an Add before the go statement raised, or by a
+//     receive, right after the go statement, from a channel made anew for
+//     that run and handed to the goroutine, whose partners all follow the
+//     access in it: a later access of the starting goroutine with no way
+//     back to the go statement that skips the join (Order.joined), two
+//     instances of the goroutine when every way from the go statement back
+//     to itself passes a join (selfJoined), and an access after a Wait in
+//     a goroutine started after every run of the first's go statement (or
+//     after the join of the earlier runs) (waitedFor).
+//
+// The values an atomic Load waits for include pointers that are never nil
+// (notNil). Code that never runs, and loops whose body runs at most once,
+// come from pointsto (Facts.Live, Facts.Repeats).
+//
+// Besides happens-before, Order.Apart (instances.go) tells two instances of
+// one go statement apart when they reach a location through a value that
+// differs at every run of the statement: an object allocated anew before
+// each run, or a loop counter indexing a whole array.
 //
 // Not modeled (pairs stay unordered, which is sound): the buffered
-// channel's k-th receive before send k+C, Unlock before a later Lock
-// (condmustnot proves mutual exclusion instead), sync.Once, sync.Cond,
-// the part of a parallel test before its t.Parallel call (the whole test
-// counts as parallel), timers' channels, context cancellation, and anything
-// that needs values (a loop that runs once, a branch that is never taken).
+// channel's k-th receive before send k+C (condmustnot proves a channel of
+// capacity 1 used as a lock), Unlock before a Lock that no Lock is known to
+// precede (condmustnot proves mutual exclusion instead), RLock and
+// RUnlock, sync.Once, sync.Cond, the part of a parallel test before its
+// t.Parallel call (the whole test counts as parallel), timers' channels, a
+// timer stopped and reset (its callback counts from the AfterFunc call),
+// context cancellation, and values other than constants (a flag set under
+// a lock, a counter compared with a bound that is not constant).
 package mhp

@@ -24,13 +24,16 @@ import (
 //     the loop body and every way from it back to itself going around the
 //     loop (so the counter grew in between), and the location is the
 //     element at that index of an array object (a whole array, not a view
-//     into a slice that other instances might shift).
+//     into a slice that other instances might shift). If the loop may
+//     start again, a Wait must join the instances of one run of the loop
+//     before the next run (see joined): instances of two runs are then
+//     ordered instead.
 //
 // Two runs of the go statement start two instances, which see two values;
 // one run starts one instance, where program order orders the accesses.
-func (gs *Goroutines) Apart(e1, g1, e2, g2 uint32) bool {
+func (o *Order) Apart(e1, g1, e2, g2 uint32) bool {
+	gs, f := o.gs, o.f
 	gr := &gs.List[g1]
-	f := gs.count.f
 	if gr.Kind != GoGoroutine || gs.List[g2].Kind != GoGoroutine || gs.List[g2].Site != gr.Site {
 		return false
 	}
@@ -44,7 +47,8 @@ func (gs *Goroutines) Apart(e1, g1, e2, g2 uint32) bool {
 		return false
 	}
 	if k1.index {
-		return g1 == g2 && gs.count.of(gr.Ctx, f.Caller(gr.Site)) <= 1 && countsUpAt(f, k1.bound, site)
+		return g1 == g2 && gs.count.of(gr.Ctx, f.Caller(gr.Site)) <= 1 &&
+			o.countsUpAt(k1.bound, site, g1, f.Access(e1), f.Access(e2))
 	}
 	return freshAt(k1.bound, site)
 }
@@ -212,17 +216,18 @@ func freshAt(v ssa.Value, site *ssa.Go) bool {
 }
 
 // countsUpAt reports whether v is the counter of a counting loop that
-// grows between any two runs of go statement site in one call: site is in
-// the loop's body, every way from site back to itself goes around the
-// loop, the loop cannot start again in the same call, and the counter
-// never wraps.
-func countsUpAt(f *pointsto.Facts, v ssa.Value, site *ssa.Go) bool {
+// grows between any two runs of go statement site, started as goroutine g,
+// that may run accesses a1 and a2 at the same time: site is in the loop's
+// body, every way from site back to itself goes around the loop, the
+// counter never wraps, and if the loop may start again, a Wait joins the
+// goroutines of one run, after their accesses, before the next run.
+func (o *Order) countsUpAt(v ssa.Value, site *ssa.Go, g uint32, a1, a2 ssa.Instruction) bool {
 	phi, ok := v.(*ssa.Phi)
 	if !ok {
 		return false
 	}
 	h := phi.Block()
-	l := f.Loop(h)
+	l := o.f.Loop(h)
 	if l == nil || l.Counter != phi || !l.Increases() {
 		return false
 	}
@@ -236,8 +241,14 @@ func countsUpAt(f *pointsto.Facts, v ssa.Value, site *ssa.Go) bool {
 		}
 	}
 	for _, entry := range h.Preds {
-		if !h.Dominates(entry) && pointsto.ReachesAvoiding(b, entry, nil) {
-			return false // the loop may start again: the counter restarts
+		if h.Dominates(entry) || !pointsto.ReachesAvoiding(b, entry, nil) {
+			continue
+		}
+		// The loop may start again and the counter restart.
+		goEv, ok := o.goEventOf(g)
+		if !ok || o.pendingAt(entry.Instrs[len(entry.Instrs)-1]).Test(uint(goEv)) ||
+			!o.releasedAfter(goEv, g, a1) || !o.releasedAfter(goEv, g, a2) {
+			return false
 		}
 	}
 	return true

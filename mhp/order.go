@@ -21,7 +21,8 @@ type event struct {
 	cands []uint32 // acquires: the events that may complete it
 	// acquire: the event completes only after one of cands: a receive, an
 	// unbuffered send, a blocking select without buffered send cases, the
-	// closed branch of a receive, Wait.
+	// closed branch of a receive, Wait, a Lock that a Lock before it
+	// forces to wait for an Unlock.
 	acquire bool
 	close   bool // a close
 }
@@ -37,7 +38,13 @@ const (
 	evAdd                   // WaitGroup.Add
 	evObserved              // the branch taken when an atomic operation read a value some atomic write stored
 	evAtomicWrite           // an atomic write that an evObserved may observe
+	evLock                  // a call of Lock on a sync.Mutex or sync.RWMutex
+	evUnlock                // a call of Unlock on a sync.Mutex or sync.RWMutex
 )
+
+// tracked reports whether acq follows the event: acquires, and the Adds and
+// Locks other rules ask about.
+func (e *event) tracked() bool { return e.acquire || e.kind == evAdd || e.kind == evLock }
 
 // Order decides whether one access happens before another by Go's
 // happens-before (the Go memory model, go.dev/ref/mem).
@@ -52,7 +59,10 @@ const (
 //   - acq(x): the acquires (receives, Waits) and WaitGroup.Adds that have
 //     completed before x on every path (intersection over paths and
 //     callers; a call adds what its callees run on every path to return;
-//     roots, goroutines, deferred calls start empty).
+//     roots and goroutines start empty; a deferred call starts with what
+//     its caller completed at every return and every instruction that may
+//     panic, and so does the block where the caller resumes after a
+//     recovered panic, without the returns).
 //
 // From these, after(x in g) is the set of events and whole goroutines that
 // happen after x, a least fixpoint (see after).
@@ -62,22 +72,29 @@ type Order struct {
 	events  []event
 	evOf    map[ssa.Instruction][]uint32
 	blockEv map[*ssa.BasicBlock][]uint32       // events at the entry of a block (evClosed, evObserved)
-	goEvent map[uint32]uint32                  // go site I -> its event
 	acqAt   map[ssa.Instruction]*bitset.BitSet // acq, kept: asked for every pair checked
 	callees func(i uint32) []uint32
-	spawned [][]uint32 // by event of a go site: the goroutines it starts
+	spawned [][]uint32 // by go event: the goroutines it starts
+	starts  [][]uint32 // by goroutine: the go events that start it
+	bySite  [][]uint32 // the goroutines of each go site, one list per site
 
 	entryMay, entryAcq []*bitset.BitSet                   // by M
 	localMay, localAcq map[ssa.Instruction]*bitset.BitSet // at accesses, events and calls
 	mayExec, mustExec  []*bitset.BitSet                   // by M: what a call of m may run / runs on every path to return
 	acqs               *bitset.BitSet                     // the acquires and Adds
-	exitAcq            []*bitset.BitSet                   // by M: local acq on every path to return
+	deferAcq           []*bitset.BitSet                   // by M: local acq wherever its deferred calls may run
 	cg                 *callGraph
 
-	syncObjs map[uint32][]uint32 // WaitGroup call I -> objects
-	afters   map[afterKey]*afterSet
-	basic    map[uint32]*afterSet // by acquire event: what happens after it, without matching
-	empty    *bitset.BitSet
+	syncObjs  map[uint32][]uint32 // WaitGroup call I -> objects
+	mutexes   map[uint32][]uint32 // Lock or Unlock event -> the mutexes it may use, sorted
+	lockFns   map[uint32]bool     // the Lock methods (mutexMethods)
+	unmodeled map[uint32]bool     // mutexes that may be unlocked other than by an Unlock event
+	afters    map[afterKey]*afterSet
+	basic     map[uint32]*afterSet // by acquire event: what happens after it, without matching
+	empty     *bitset.BitSet
+
+	joins   map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
+	pending map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
 }
 
 type afterKey struct {
@@ -96,12 +113,15 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	f := r.Facts
 	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
 		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
-		blockEv: map[*ssa.BasicBlock][]uint32{}, goEvent: map[uint32]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{}}
+		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
+		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{}}
+	o.cg = o.callGraph()
 	o.findEvents(r)
 	n := uint(len(o.events))
 	o.empty = bitset.New(n)
 	o.summaries()
 	o.entries()
+	o.lockAcquires(gs.Unique(r))
 	return o
 }
 
@@ -159,10 +179,7 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		}
 		evOfI[t[0]] = o.addEvent(event{kind: k, instr: f.Call(t[0]), fn: f.Caller(t[0]), id: t[0], acquire: k == evWait})
 	}
-	goEv := o.goEvent
-	for _, t := range f.Tuples("goCall") {
-		goEv[t[0]] = o.addEvent(event{kind: evGo, instr: f.Call(t[0]), fn: f.Caller(t[0]), id: t[0]})
-	}
+	spawns := o.goEvents(r)
 	for t := range o.gs.Tuples("caseCand") {
 		ev, s := evOfE[t[0]], evOfE[t[2]]
 		if ev == s && o.singleOnly(o.events[ev].fn) {
@@ -174,6 +191,7 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		}
 	}
 	o.atomicObservations()
+	o.lockEvents()
 	for t := range o.gs.Tuples("waitCand") {
 		ev := evOfI[t[0]]
 		o.events[ev].cands = append(o.events[ev].cands, evOfI[t[1]])
@@ -182,16 +200,104 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		o.syncObjs[t[0]] = append(o.syncObjs[t[0]], t[1])
 	}
 	o.spawned = make([][]uint32, len(o.events))
-	for g, gr := range o.gs.List {
-		if gr.Kind == GoGoroutine {
-			ev := goEv[gr.Site]
-			o.spawned[ev] = append(o.spawned[ev], uint32(g))
+	o.starts = make([][]uint32, len(o.gs.List))
+	for ev, gs := range spawns {
+		o.spawned[ev] = gs
+		for _, g := range gs {
+			o.starts[g] = append(o.starts[g], ev)
 		}
 	}
 	for i := range o.events {
 		slices.Sort(o.events[i].cands)
 		o.events[i].cands = slices.Compact(o.events[i].cands)
 	}
+}
+
+// goEvents adds the go events and returns the goroutines each starts.
+//
+// A callback that a function of the package registering it hands to the
+// runtime (time.AfterFunc calling time.newTimer, a synthetic go site of
+// pointsto) gets one go event at each call of that function, in the
+// caller, starting the callback goroutines of that call's contexts: the
+// runtime cannot run the callback before the call registers it, so every
+// start of such a goroutine runs inside that call. This needs every call
+// of the function to be a plain call (not go or defer) that pointsto
+// sees, so that each context the function runs in is entered at a call
+// site that gets the event.
+func (o *Order) goEvents(r *pointsto.Result) map[uint32][]uint32 {
+	f := o.f
+	byCtx := map[[2]uint32]uint32{} // (go site, context) -> goroutine
+	sites := map[uint32]int{}       // go site -> index in bySite
+	for g, gr := range o.gs.List {
+		if gr.Kind != GoGoroutine {
+			continue
+		}
+		byCtx[[2]uint32{gr.Site, gr.Ctx}] = uint32(g)
+		k, ok := sites[gr.Site]
+		if !ok {
+			k = len(o.bySite)
+			sites[gr.Site] = k
+			o.bySite = append(o.bySite, nil)
+		}
+		o.bySite[k] = append(o.bySite[k], uint32(g))
+	}
+	registered := map[uint32]bool{} // functions whose synthetic go sites sit at their calls
+	for _, t := range f.Tuples("goCall") {
+		if m := f.Caller(t[0]); registersInOwnPackage(f.Call(t[0]), f.Func(m)) {
+			registered[m] = true
+		}
+	}
+	for _, t := range f.Tuples("entry") {
+		delete(registered, t[0])
+	}
+	type call struct{ site, ctx uint32 }
+	calls := map[uint32][]call{} // function in registered -> its calls
+	for t := range r.Tuples("callEdge") {
+		i, c, m := t[1], t[2], t[3]
+		if !registered[m] {
+			continue
+		}
+		if o.cg.kind[i] != plainCall {
+			delete(registered, m)
+			continue
+		}
+		calls[m] = append(calls[m], call{i, c})
+	}
+	spawns := map[uint32][]uint32{}
+	for _, t := range f.Tuples("goCall") {
+		site := t[0]
+		m := f.Caller(site)
+		if !registered[m] {
+			ev := o.addEvent(event{kind: evGo, instr: f.Call(site), fn: m, id: site})
+			if k, ok := sites[site]; ok {
+				spawns[ev] = o.bySite[k]
+			}
+			continue
+		}
+		byCall := map[uint32]uint32{} // call site -> its event
+		for _, cl := range calls[m] {
+			ev, ok := byCall[cl.site]
+			if !ok {
+				ev = o.addEvent(event{kind: evGo, instr: f.Call(cl.site), fn: f.Caller(cl.site), id: site})
+				byCall[cl.site] = ev
+			}
+			if g, ok := byCtx[[2]uint32{site, cl.ctx}]; ok && !slices.Contains(spawns[ev], g) {
+				spawns[ev] = append(spawns[ev], g)
+			}
+		}
+	}
+	return spawns
+}
+
+// registersInOwnPackage reports whether call, a synthetic go site, is a
+// call in fn of a function of fn's own package (time.newTimer in
+// time.AfterFunc): the API function that registers the callback.
+func registersInOwnPackage(call ssa.CallInstruction, fn *ssa.Function) bool {
+	if _, ok := call.(*ssa.Go); ok || fn == nil || fn.Pkg == nil {
+		return false
+	}
+	callee := call.Common().StaticCallee()
+	return callee != nil && callee.Pkg == fn.Pkg
 }
 
 // callGraph is the context-insensitive call graph the dataflow runs over.
@@ -235,8 +341,7 @@ func (o *Order) callGraph() *callGraph {
 func (o *Order) summaries() {
 	f := o.f
 	nM := f.Size(pointsto.DomM)
-	cg := o.callGraph()
-	o.cg = cg
+	cg := o.cg
 	own := make([]*bitset.BitSet, nM)
 	for id, ev := range o.events {
 		if own[ev.fn] == nil {
@@ -282,7 +387,7 @@ func (o *Order) summaries() {
 	// mustExec: greatest fixpoint, from the acquires a function may run.
 	acqs := bitset.New(uint(len(o.events)))
 	for id, ev := range o.events {
-		if ev.acquire || ev.kind == evAdd {
+		if ev.tracked() {
 			acqs.Set(uint(id))
 		}
 	}
@@ -301,7 +406,7 @@ func (o *Order) summaries() {
 		m := work[len(work)-1]
 		work = work[:len(work)-1]
 		inWork[m] = false
-		exit := o.local(m, false)
+		exit, _ := o.local(m, false)
 		if exit.Equal(o.mustExec[m]) {
 			continue
 		}
@@ -315,46 +420,127 @@ func (o *Order) summaries() {
 	}
 	o.localMay = map[ssa.Instruction]*bitset.BitSet{}
 	o.localAcq = map[ssa.Instruction]*bitset.BitSet{}
-	o.exitAcq = make([]*bitset.BitSet, nM)
+	o.deferAcq = make([]*bitset.BitSet, nM)
 	for m := range nM {
-		o.exitAcq[m] = o.empty
+		o.deferAcq[m] = o.empty
 		if o.mayExec[m].Any() {
-			o.exitAcq[m] = o.local(uint32(m), true)
+			_, o.deferAcq[m] = o.local(uint32(m), true)
 		}
 	}
 }
 
-// local runs the dataflow inside function m from empty entry sets and
-// returns the acquires completed on every path to a return. With record,
-// it keeps may and acq at each access, event and call.
-func (o *Order) local(m uint32, record bool) *bitset.BitSet {
+// local runs the dataflow inside function m from empty entry sets. It
+// returns the acquires completed on every path to a return, and those
+// completed wherever m's deferred calls may run: at a return, or at an
+// instruction that may panic (a panic in a callee shows at the call; so
+// does runtime.Goexit, which also runs them). With record, it keeps may
+// and acq at each instruction.
+//
+// The Recover block, where m resumes after a deferred call recovers a
+// panic, starts with the intersection of acq over the instructions that
+// may panic: the panic came from one of them, after what completed there.
+func (o *Order) local(m uint32, record bool) (exit, deferAcq *bitset.BitSet) {
 	fn := o.f.Func(m)
 	if fn == nil || !o.f.Analyzed(m) || len(fn.Blocks) == 0 {
-		return o.empty
+		return o.empty, o.empty
 	}
 	n := len(fn.Blocks)
 	outMay, outAcq := make([]*bitset.BitSet, n), make([]*bitset.BitSet, n)
-	// Deferred events run when the function returns (or panics).
-	var deferred []uint32
+	// Deferred events run when the function returns (or panics), each
+	// only if its defer statement ran.
+	type deferredEvent struct {
+		ev    uint32
+		block *ssa.BasicBlock // of the defer statement
+	}
+	var deferred []deferredEvent
+	defers := false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if _, ok := instr.(*ssa.Defer); ok {
-				deferred = append(deferred, o.evOf[instr]...)
+				defers = true
+				for _, ev := range o.evOf[instr] {
+					deferred = append(deferred, deferredEvent{ev, b})
+				}
 			}
 		}
 	}
-	var exit *bitset.BitSet
-	for changed := true; changed; {
-		changed = false
-		exit = nil
-		for _, b := range fn.Blocks {
-			may, acq := o.empty, o.empty
-			if b == fn.Recover {
-				if !o.recovers(m) {
-					continue // a panic goes on up and ends the program
+	recovers := defers && fn.Recover != nil && o.recovers(m)
+	var panicAcq *bitset.BitSet
+	changed := false
+	visit := func(b *ssa.BasicBlock, may, acq *bitset.BitSet) {
+		recovered := b == fn.Recover
+		for _, ev := range o.blockEv[b] {
+			may = may.Clone().Set(uint(ev))
+			acq = acq.Clone().Set(uint(ev))
+		}
+		for _, instr := range b.Instrs {
+			if record {
+				o.localMay[instr], o.localAcq[instr] = may, acq
+			}
+			_, returns := instr.(*ssa.Return)
+			if _, ok := instr.(*ssa.RunDefers); ok {
+				returns = true
+			}
+			if defers && !recovered {
+				panics := mayPanic(instr)
+				if panics {
+					panicAcq = meet(panicAcq, acq)
 				}
-				may = o.mayExec[m] // a panic may come from anywhere in m
-			} else if b.Index != 0 {
+				if panics || returns {
+					deferAcq = meet(deferAcq, acq)
+				}
+			}
+			evs := o.evOf[instr]
+			if _, ok := instr.(*ssa.Defer); ok {
+				evs = nil // runs at return
+			}
+			for _, ev := range evs {
+				may, acq = o.step(may, acq, ev, true)
+			}
+			if returns {
+				// A deferred acquire has completed if its defer statement
+				// ran on every path here; not so after a recovered panic,
+				// which may have come before it.
+				for _, d := range deferred {
+					may, acq = o.step(may, acq, d.ev, !recovered && d.block.Dominates(b))
+				}
+			}
+			i, ok := o.cg.callOf[instr]
+			if !ok || o.cg.kind[i] != plainCall {
+				continue
+			}
+			var must *bitset.BitSet
+			callees := o.callees(i)
+			for _, m2 := range callees {
+				if !may.IsSuperSet(o.mayExec[m2]) {
+					may = may.Union(o.mayExec[m2])
+				}
+				if !o.f.Analyzed(m2) {
+					must = o.empty
+				}
+				must = intersect(must, o.mustExec[m2])
+			}
+			if must != nil && !acq.IsSuperSet(must) {
+				acq = acq.Union(must)
+			}
+		}
+		if outMay[b.Index] == nil || !outMay[b.Index].Equal(may) || !outAcq[b.Index].Equal(acq) {
+			outMay[b.Index], outAcq[b.Index] = may, acq
+			changed = true
+		}
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			exit = intersect(exit, acq)
+		}
+	}
+	for changed = true; changed; {
+		changed = false
+		exit, deferAcq, panicAcq = nil, nil, nil
+		for _, b := range fn.Blocks {
+			if b == fn.Recover {
+				continue
+			}
+			may, acq := o.empty, o.empty
+			if b.Index != 0 {
 				may, acq = nil, nil
 				for _, p := range b.Preds {
 					if outMay[p.Index] == nil {
@@ -371,61 +557,151 @@ func (o *Order) local(m uint32, record bool) *bitset.BitSet {
 					continue
 				}
 			}
-			for _, ev := range o.blockEv[b] {
-				may = may.Clone().Set(uint(ev))
-				acq = acq.Clone().Set(uint(ev))
-			}
-			for _, instr := range b.Instrs {
-				if record {
-					o.localMay[instr], o.localAcq[instr] = may, acq
-				}
-				evs := o.evOf[instr]
-				switch instr.(type) {
-				case *ssa.Defer:
-					evs = nil // runs at return
-				case *ssa.RunDefers, *ssa.Return:
-					evs = deferred
-				}
-				for _, ev := range evs {
-					if !may.Test(uint(ev)) {
-						may = may.Clone().Set(uint(ev))
-					}
-					if e := &o.events[ev]; (e.acquire || e.kind == evAdd) && !acq.Test(uint(ev)) {
-						acq = acq.Clone().Set(uint(ev))
-					}
-				}
-				i, ok := o.cg.callOf[instr]
-				if !ok || o.cg.kind[i] != plainCall {
-					continue
-				}
-				var must *bitset.BitSet
-				callees := o.callees(i)
-				for _, m2 := range callees {
-					if !may.IsSuperSet(o.mayExec[m2]) {
-						may = may.Union(o.mayExec[m2])
-					}
-					if !o.f.Analyzed(m2) {
-						must = o.empty
-					}
-					must = intersect(must, o.mustExec[m2])
-				}
-				if must != nil && !acq.IsSuperSet(must) {
-					acq = acq.Union(must)
-				}
-			}
-			if outMay[b.Index] == nil || !outMay[b.Index].Equal(may) || !outAcq[b.Index].Equal(acq) {
-				outMay[b.Index], outAcq[b.Index] = may, acq
-				changed = true
-			}
-			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-				exit = intersect(exit, acq)
-			}
+			visit(b, may, acq)
+		}
+		// Without a deferred call that may recover, a panic goes on up; with
+		// nothing that may panic, there is none.
+		if recovers && panicAcq != nil {
+			visit(fn.Recover, o.mayExec[m], panicAcq) // a panic may come from anywhere in m
 		}
 	}
 	if exit == nil {
-		return o.empty // never returns
+		exit = o.empty // never returns
 	}
-	return exit
+	if deferAcq == nil {
+		deferAcq = o.empty // never runs its deferred calls
+	}
+	return exit, deferAcq
+}
+
+// step adds event ev to may and, if acquired and tracked, to acq; it
+// copies a set before changing it.
+func (o *Order) step(may, acq *bitset.BitSet, ev uint32, acquired bool) (*bitset.BitSet, *bitset.BitSet) {
+	if !may.Test(uint(ev)) {
+		may = may.Clone().Set(uint(ev))
+	}
+	if e := &o.events[ev]; acquired && e.tracked() && !acq.Test(uint(ev)) {
+		acq = acq.Clone().Set(uint(ev))
+	}
+	return may, acq
+}
+
+// mayPanic reports whether instr may panic when it runs, or end its
+// goroutine by runtime.Goexit: a call (the callee may; a builtin unless it
+// never does), RunDefers (a deferred call may), and the run-time panics of
+// the Go specification: a nil dereference, an index or slice out of range,
+// an integer division by zero, a negative shift count, a comparison or map
+// key of an interface holding an incomparable value, a failed type
+// assertion, a send on or close of a closed channel, an assignment to a
+// nil map, a slice too short for an array pointer, a make with a bad size,
+// a method value of a nil interface in a go or defer statement. When
+// unsure, it says yes. A receive never panics.
+func mayPanic(instr ssa.Instruction) bool {
+	switch in := instr.(type) {
+	case *ssa.Call:
+		if b, ok := in.Call.Value.(*ssa.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap", "real", "imag", "complex", "min", "max", "print", "println", "recover":
+				return false
+			}
+		}
+		return true
+	case *ssa.UnOp:
+		return in.Op == token.MUL && !nonNil(in.X)
+	case *ssa.Store:
+		return !nonNil(in.Addr)
+	case *ssa.FieldAddr:
+		return !nonNil(in.X)
+	case *ssa.IndexAddr:
+		// An index into an array variable checked by the compiler.
+		_, isConst := in.Index.(*ssa.Const)
+		return !isConst || !nonNil(in.X) || !isArrayPointer(in.X.Type())
+	case *ssa.BinOp:
+		switch in.Op {
+		case token.QUO, token.REM:
+			if k, ok := in.Y.(*ssa.Const); ok && k.Value != nil && constant.Sign(k.Value) != 0 {
+				return false
+			}
+			b, ok := in.X.Type().Underlying().(*types.Basic)
+			return !ok || b.Info()&(types.IsFloat|types.IsComplex) == 0
+		case token.SHL, token.SHR:
+			if _, ok := in.Y.(*ssa.Const); ok {
+				return false
+			}
+			b, ok := in.Y.Type().Underlying().(*types.Basic)
+			return !ok || b.Info()&types.IsUnsigned == 0
+		case token.EQL, token.NEQ:
+			return !plainComparable(in.X.Type())
+		}
+		return false
+	case *ssa.Lookup:
+		m, ok := in.X.Type().Underlying().(*types.Map)
+		return !ok || !plainComparable(m.Key())
+	case *ssa.TypeAssert:
+		return !in.CommaOk
+	case *ssa.Go:
+		return in.Call.IsInvoke() // a method of a nil interface; a nil function value is fatal
+	case *ssa.Defer:
+		return in.Call.IsInvoke() // a nil function value panics when the call runs
+	case *ssa.MakeChan:
+		k, ok := in.Size.(*ssa.Const)
+		return !ok || k.Value == nil || constant.Compare(k.Value, token.GTR, constant.MakeInt64(1024))
+	case *ssa.MakeMap:
+		_, ok := in.Reserve.(*ssa.Const)
+		return in.Reserve != nil && !ok
+	case *ssa.Select:
+		for _, st := range in.States {
+			if st.Dir == types.SendOnly {
+				return true
+			}
+		}
+		return false
+	case *ssa.Alloc, *ssa.Phi, *ssa.Extract, *ssa.Field, *ssa.Jump, *ssa.If, *ssa.Return,
+		*ssa.DebugRef, *ssa.MakeClosure, *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface,
+		*ssa.Convert, *ssa.Next, *ssa.Range:
+		return false
+	}
+	return true
+}
+
+// nonNil reports whether pointer v cannot be nil: the address of a
+// variable, of a field or an element (computed only if it did not panic),
+// or a captured variable of a function literal.
+func nonNil(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Alloc, *ssa.Global, *ssa.FieldAddr, *ssa.IndexAddr:
+		return true
+	case *ssa.FreeVar:
+		// A function literal's free variables are the addresses of the
+		// variables it captures (bound method wrappers capture values).
+		return v.Parent() != nil && v.Parent().Parent() != nil
+	}
+	return false
+}
+
+func isArrayPointer(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && isArray(p.Elem())
+}
+
+// plainComparable reports whether comparing or hashing values of type t
+// never panics: no interface (whose dynamic value may be incomparable) or
+// type parameter inside.
+func plainComparable(t types.Type) bool {
+	switch t := t.Underlying().(type) {
+	case *types.Basic, *types.Pointer, *types.Chan:
+		return true
+	case *types.Array:
+		return plainComparable(t.Elem())
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if !plainComparable(t.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func union(a, b *bitset.BitSet) *bitset.BitSet {
@@ -438,6 +714,17 @@ func union(a, b *bitset.BitSet) *bitset.BitSet {
 	return a.Union(b)
 }
 
+// meet is intersect without a copy when one set holds the other.
+func meet(a, b *bitset.BitSet) *bitset.BitSet {
+	switch {
+	case a == nil || a != b && a.IsSuperSet(b):
+		return b
+	case b.IsSuperSet(a):
+		return a
+	}
+	return a.Intersection(b)
+}
+
 func intersect(a, b *bitset.BitSet) *bitset.BitSet {
 	if a == nil {
 		return b
@@ -446,8 +733,9 @@ func intersect(a, b *bitset.BitSet) *bitset.BitSet {
 }
 
 // entries computes the sets at each function's entry over the call graph:
-// may is the union over callers, acq the intersection. Roots, inits,
-// goroutines, deferred calls, and functions without known callers start
+// may is the union over callers, acq the intersection. A deferred call
+// gets what its caller has acquired wherever it runs its deferred calls.
+// Roots, inits, goroutines, and functions without known callers start
 // with nothing acquired.
 func (o *Order) entries() {
 	f := o.f
@@ -462,11 +750,8 @@ func (o *Order) entries() {
 		for _, i := range sites {
 			for _, m2 := range o.callees(i) {
 				switch o.cg.kind[i] {
-				case plainCall:
+				case plainCall, deferCallKind:
 					in[m2] = append(in[m2], inEdge{uint32(m), i})
-				case deferCallKind:
-					in[m2] = append(in[m2], inEdge{uint32(m), i})
-					noAcq[m2] = true
 				case goCallKind:
 					noAcq[m2] = true
 				}
@@ -488,13 +773,13 @@ func (o *Order) entries() {
 			var acq *bitset.BitSet
 			for _, e := range in[m] {
 				instr := o.f.Call(e.site)
+				localMay, localAcq := o.localSet(o.localMay, instr), o.localSet(o.localAcq, instr)
 				if o.cg.kind[e.site] == deferCallKind {
-					may = union(may, o.entryMay[e.caller].Union(o.mayExec[e.caller]))
-				} else {
-					may = union(may, o.entryMay[e.caller].Union(o.localSet(o.localMay, instr)))
+					localMay, localAcq = o.mayExec[e.caller], o.deferAcq[e.caller]
 				}
+				may = union(may, o.entryMay[e.caller].Union(localMay))
 				if !noAcq[m] && o.entryAcq[e.caller] != nil {
-					acq = intersect(acq, o.entryAcq[e.caller].Union(o.localSet(o.localAcq, instr)))
+					acq = intersect(acq, o.entryAcq[e.caller].Union(localAcq))
 				}
 			}
 			if !may.Equal(o.entryMay[m]) {
@@ -576,9 +861,9 @@ func (o *Order) singleOnly(m uint32) bool {
 
 // atomicObservations adds an acquire at each branch that an atomic
 // operation takes only when it read a value other than zero: a loop that
-// waits until Load returns a constant other than 0, a CompareAndSwap that
-// succeeds with an old value other than 0, an Add whose result minus the
-// delta is not 0. If the location starts at zero and is written only by
+// waits until Load returns a constant other than 0 or a pointer that is
+// never nil (notNil), a CompareAndSwap that succeeds with an old value
+// other than 0, an Add whose result minus the delta is not 0. If the location starts at zero and is written only by
 // atomic operations, that value was stored by one of them, which is then
 // synchronized before the branch (the Go memory model on sync/atomic).
 func (o *Order) atomicObservations() {
@@ -680,6 +965,12 @@ func observedBranch(call *ssa.Call) *ssa.BasicBlock {
 			if c == ssa.Value(call) {
 				c = cmp.X
 			}
+			if strings.HasPrefix(name, "Load") && notNil(c) {
+				if cmp.Op == token.EQL {
+					return branch(cmp, 0)
+				}
+				return branch(cmp, 1)
+			}
 			k, ok := c.(*ssa.Const)
 			if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
 				continue
@@ -702,6 +993,27 @@ func observedBranch(call *ssa.Call) *ssa.BasicBlock {
 		}
 	}
 	return nil
+}
+
+// notNil reports whether pointer v is never nil: the address of a
+// variable, field or element (taking it from a nil pointer panics instead),
+// a conversion of one (to unsafe.Pointer), or the one value ever stored in
+// a variable that holds one.
+func notNil(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Alloc, *ssa.Global, *ssa.FieldAddr, *ssa.IndexAddr:
+		return true
+	case *ssa.Convert:
+		return notNil(v.X)
+	case *ssa.ChangeType:
+		return notNil(v.X)
+	case *ssa.UnOp:
+		if cell, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			w := pointsto.StoredOnce(cell, v)
+			return w != nil && notNil(w)
+		}
+	}
+	return false
 }
 
 // recovers reports whether a function that m defers may call recover, so

@@ -125,6 +125,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		"sendKind":    {pointsto.ChanSend},
 		"waitKind":    {pointsto.SyncWaitGroupWait},
 		"doneKind":    {pointsto.SyncWaitGroupDone},
+		"mutexMethod": mutexMethods(f),
 	})
 	if err != nil {
 		return nil, err
@@ -189,6 +190,26 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		}
 	}
 	return gs, nil
+}
+
+// mutexMethods returns (m, z) for the Lock (z = pointsto.LockLock) and
+// Unlock (pointsto.LockUnlock) methods of sync.Mutex and of sync.RWMutex's
+// write lock.
+func mutexMethods(f *pointsto.Facts) []uint32 {
+	var out []uint32
+	for m := range f.Size(pointsto.DomM) {
+		fn := f.Func(uint32(m))
+		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" {
+			continue
+		}
+		switch fn.String() {
+		case "(*sync.Mutex).Lock", "(*sync.RWMutex).Lock":
+			out = append(out, uint32(m), pointsto.LockLock)
+		case "(*sync.Mutex).Unlock", "(*sync.RWMutex).Unlock":
+			out = append(out, uint32(m), pointsto.LockUnlock)
+		}
+	}
+	return out
 }
 
 // goSites returns the go call sites (goCall).

@@ -221,7 +221,7 @@ func StoredOnce(cell *ssa.Alloc, before ssa.Instruction) ssa.Value {
 	for _, ref := range *cell.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if w != nil || ref.Addr != cell || !runsBefore(ref, before) {
+			if w != nil || ref.Addr != cell || !RunsBefore(ref, before) {
 				return nil
 			}
 			w = ref.Val
@@ -244,9 +244,13 @@ func StoredOnce(cell *ssa.Alloc, before ssa.Instruction) ssa.Value {
 	return w
 }
 
-// runsBefore reports whether x runs before y in every run of their
-// function.
-func runsBefore(x, y ssa.Instruction) bool {
+// RunsBefore reports whether instruction x runs before instruction y, of
+// the same function, on every path to y. Nothing runs surely before the
+// Recover block, which a panic may enter from anywhere.
+func RunsBefore(x, y ssa.Instruction) bool {
+	if y.Block() == y.Parent().Recover {
+		return false
+	}
 	if x.Block() != y.Block() {
 		return x.Block().Dominates(y.Block())
 	}

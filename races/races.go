@@ -116,7 +116,7 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 		p := &pairs[i]
 		for _, g0 := range p.g[0] {
 			for _, g1 := range p.g[1] {
-				if opts.NoMHP || !order.Ordered(f.Access(p.e[0]), g0, f.Access(p.e[1]), g1) && !gs.Apart(p.e[0], g0, p.e[1], g1) {
+				if opts.NoMHP || !order.Ordered(f.Access(p.e[0]), g0, f.Access(p.e[1]), g1) && !order.Apart(p.e[0], g0, p.e[1], g1) {
 					p.gp = append(p.gp, [2]uint32{g0, g1})
 				}
 			}

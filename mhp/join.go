@@ -1,0 +1,366 @@
+package mhp
+
+import (
+	"go/token"
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// joinedPair reports whether access a run by ga and b run by gb are
+// ordered by an event that joins goroutines started in a loop (a Wait, or
+// a receive from a channel of the run's own): see joined, selfJoined and
+// waitedFor.
+func (o *Order) joinedPair(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+	return o.joined(a, ga, b, gb) || o.joined(b, gb, a, ga) || o.selfJoined(a, b, ga, gb) ||
+		o.waitedFor(a, ga, b, gb) || o.waitedFor(b, gb, a, ga)
+}
+
+// selfJoined reports whether two instances of goroutine g, running a and
+// b, are ordered: g is started by a go statement S in the entry function
+// of the single goroutine that alone starts it, every way from S back to
+// itself passes an event that joins g (see joiningEvents), and those
+// events complete after a and after b in the instance they join. Of two
+// instances, the earlier one's access comes before its join, which comes
+// before the later one's start.
+func (o *Order) selfJoined(a, b ssa.Instruction, g, gb uint32) bool {
+	gr := &o.gs.List[g]
+	if g != gb || gr.Kind != GoGoroutine || len(gr.Parents) != 1 || !o.gs.List[gr.Parents[0]].Single {
+		return false
+	}
+	s, ok := o.goEventOf(g)
+	if !ok {
+		return false
+	}
+	site := o.events[s].instr
+	return o.entryOf(gr.Parents[0]) == site.Parent() && !o.pendingAt(site).Test(uint(s)) &&
+		o.releasedAfter(s, g, a) && o.releasedAfter(s, g, b)
+}
+
+// joined reports whether access a, run by any instance of goroutine g, and
+// access b, run by goroutine gb, are ordered by a WaitGroup that joins the
+// instances of g in loops, such as
+//
+//	for round := ... {
+//		wg.Add(n)
+//		for i := ... { go func() { a; wg.Done() }() }
+//		wg.Wait()
+//		b
+//	}
+//
+// Conditions: gb is single and is the only goroutine that starts g, by a
+// go statement S in gb's entry function, which also holds b; an Add on a
+// WaitGroup completes before S on every path; on every path from S to b a
+// Wait on that WaitGroup runs (S is not pending at b); and each such Wait
+// may be released by a Done of g that cannot have run before a in g's
+// instance. Then an instance started before b was counted by its Add
+// before the Wait that follows its start, so that Wait returns after the
+// instance's Done, which follows a; and an instance started after b
+// starts after b. This assumes, as the other WaitGroup rules do, that each
+// instance's Done answers its own Add.
+func (o *Order) joined(a ssa.Instruction, g uint32, b ssa.Instruction, gb uint32) bool {
+	gr := &o.gs.List[g]
+	parent := &o.gs.List[gb]
+	if gr.Kind != GoGoroutine || !parent.Single || len(gr.Parents) != 1 || gr.Parents[0] != gb {
+		return false
+	}
+	goEv, ok := o.goEventOf(g)
+	if !ok {
+		return false
+	}
+	site := o.events[goEv].instr
+	fn := site.Parent()
+	if b.Parent() != fn || o.entryOf(gb) != fn {
+		return false
+	}
+	if len(o.joiningEvents(goEv)) == 0 || o.pendingAt(b).Test(uint(goEv)) {
+		return false
+	}
+	return o.releasedAfter(goEv, g, a)
+}
+
+// releasedAfter reports whether every event that joins go statement event
+// s completes only after a, in the instance of goroutine g it joins.
+func (o *Order) releasedAfter(s, g uint32, a ssa.Instruction) bool {
+	may := o.may(a)
+	for _, j := range o.joiningEvents(s) {
+		if !o.releasedBy(j, g, may) {
+			return false
+		}
+	}
+	return true
+}
+
+// releasedBy reports whether join event j completes only after a partner
+// in g outside may (the events that may have run before the access in g's
+// instance): a Wait, after a Done of g (the one answering the instance's
+// Add); a receive, after whichever of its partners it takes, all of them
+// in g (see joiningEvents).
+func (o *Order) releasedBy(j, g uint32, may *bitset.BitSet) bool {
+	ev := &o.events[j]
+	if ev.kind == evWait {
+		for _, d := range ev.cands {
+			if o.events[d].kind == evDone && !may.Test(uint(d)) && slices.Contains(o.gs.Of(o.events[d].fn), g) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range ev.cands {
+		if may.Test(uint(c)) {
+			return false
+		}
+	}
+	return len(ev.cands) > 0
+}
+
+// waitedFor reports whether access b, run by goroutine gb, follows a Wait
+// that waits for every instance of goroutine g, after its access a:
+//
+//	wg.Add(n)
+//	for ... { go func() { a; wg.Done() }() }   // S
+//	for ... { go func() { wg.Wait(); b }() }   // T
+//
+// Conditions: g and gb are started by go statements S and T in the entry
+// function of the single goroutine that alone starts both; a run of S
+// follows a run of T only after an event that joins T's goroutine past b
+// (see joiningEvents); an Add on the Wait's WaitGroup completes before S on
+// every path; the Wait completes before b on every path of gb; and a Done
+// of g that cannot have run before a may release it. Every instance of g
+// then started, and was counted, before the Wait began, so the Wait
+// returns after the instance's Done, which follows a. This assumes, as the
+// other WaitGroup rules do, that each instance's Done answers its own Add.
+func (o *Order) waitedFor(a ssa.Instruction, g uint32, b ssa.Instruction, gb uint32) bool {
+	gr, wr := &o.gs.List[g], &o.gs.List[gb]
+	if gr.Kind != GoGoroutine || wr.Kind != GoGoroutine || len(gr.Parents) != 1 ||
+		!slices.Equal(gr.Parents, wr.Parents) || !o.gs.List[gr.Parents[0]].Single {
+		return false
+	}
+	s, ok1 := o.goEventOf(g)
+	t, ok2 := o.goEventOf(gb)
+	if !ok1 || !ok2 {
+		return false
+	}
+	spawn, waiter := o.events[s].instr, o.events[t].instr
+	if spawn.Parent() != waiter.Parent() || o.entryOf(gr.Parents[0]) != spawn.Parent() {
+		return false
+	}
+	// A run of S after a run of T must come after gb's instance is joined
+	// past b: then that instance of g starts after b.
+	if mayFollow(spawn, waiter) && (o.pendingAt(spawn).Test(uint(t)) || !o.releasedAfter(t, gb, b)) {
+		return false
+	}
+	may, acq := o.may(a), o.acq(b)
+	for w, ok := acq.NextSet(0); ok; w, ok = acq.NextSet(w + 1) {
+		ev := &o.events[w]
+		if ev.kind == evWait && o.addedBefore(o.acq(spawn), ev.id) && o.releasedBy(uint32(w), g, may) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayFollow reports whether x may run after y in one run of their
+// function.
+func mayFollow(x, y ssa.Instruction) bool {
+	bx, by := x.Block(), y.Block()
+	if bx != by {
+		return pointsto.ReachesAvoiding(by, bx, nil)
+	}
+	for _, instr := range bx.Instrs {
+		if instr == y {
+			return true // x comes later in the block
+		}
+		if instr == x {
+			break
+		}
+	}
+	for _, succ := range bx.Succs {
+		if pointsto.ReachesAvoiding(succ, bx, nil) {
+			return true // the block runs again
+		}
+	}
+	return false
+}
+
+// goEventOf returns the go statement event that starts goroutine g, if
+// there is one alone.
+func (o *Order) goEventOf(g uint32) (uint32, bool) {
+	if len(o.starts[g]) != 1 {
+		return 0, false
+	}
+	return o.starts[g][0], true
+}
+
+// entryOf returns the function goroutine g starts in, or nil.
+func (o *Order) entryOf(g uint32) *ssa.Function {
+	gr := &o.gs.List[g]
+	switch gr.Kind {
+	case RootGoroutine:
+		return o.f.Func(gr.Func)
+	case GoGoroutine:
+		if call := o.f.Call(gr.Site); call != nil {
+			return call.Common().StaticCallee()
+		}
+	}
+	return nil
+}
+
+// joiningEvents returns the events, in the function of go statement event
+// s, that join the goroutine s starts:
+//
+//   - a Wait on a WaitGroup with an Add that completes before s on every
+//     path, that a Done of a goroutine s starts may release (it waits for
+//     the instance s started, see releasedBy);
+//   - a receive later in s's block from a channel made anew before every
+//     run of s and handed to the goroutine at s, whose partners are all
+//     sends or closes by that goroutine's function through what it was
+//     handed: the channel is that run's own, so the receive takes from the
+//     instance s started in this run of the block, and no other.
+func (o *Order) joiningEvents(s uint32) []uint32 {
+	if js, ok := o.joins[s]; ok {
+		return js
+	}
+	site := o.events[s].instr
+	var js []uint32
+	for id, ev := range o.events {
+		if ev.instr.Parent() != site.Parent() {
+			continue
+		}
+		switch {
+		case ev.kind == evWait && o.addedBefore(o.acq(site), ev.id) && o.doneBy(&o.events[id], s),
+			ev.kind == evChan && o.ownChannel(&o.events[id], site):
+			js = append(js, uint32(id))
+		}
+	}
+	o.joins[s] = js
+	return js
+}
+
+// doneBy reports whether a Done of a goroutine that go statement event s
+// starts may release Wait event w.
+func (o *Order) doneBy(w *event, s uint32) bool {
+	for _, d := range w.cands {
+		for _, g := range o.gs.Of(o.events[d].fn) {
+			if o.events[d].kind == evDone && slices.Contains(o.spawned[s], g) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownChannel reports whether channel event ev receives, after go statement
+// site in its block, from a channel made anew before every run of site and
+// handed to the goroutine there, whose partners are all sends or closes by
+// the function site calls through what it was handed.
+func (o *Order) ownChannel(ev *event, site ssa.Instruction) bool {
+	recv, ok := ev.instr.(*ssa.UnOp)
+	goSite, ok2 := site.(*ssa.Go)
+	if !ok || !ok2 || recv.Op != token.ARROW || recv.Block() != site.Block() || !pointsto.RunsBefore(site, recv) || len(ev.cands) == 0 {
+		return false
+	}
+	ch := recv.X
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		cell, ok := load.X.(*ssa.Alloc)
+		if !ok {
+			return false
+		}
+		ch = pointsto.StoredOnce(cell, recv)
+	}
+	if ch == nil || !freshAt(ch, goSite) {
+		return false
+	}
+	for _, c := range ev.cands {
+		if sent := sentOn(o.events[c].instr); sent == nil || resolve(sent, goSite) != ch {
+			return false
+		}
+	}
+	return true
+}
+
+// sentOn returns the channel a send or close sends on or closes, or nil.
+func sentOn(instr ssa.Instruction) ssa.Value {
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		return instr.Chan
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+			return instr.Call.Args[0]
+		}
+	}
+	return nil
+}
+
+// pendingAt returns the go statements (events) of instr's function that
+// may have run, since the last Wait that joins what they start, before
+// instr: a union over the paths of the function's CFG.
+func (o *Order) pendingAt(instr ssa.Instruction) *bitset.BitSet {
+	fn := instr.Parent()
+	in, ok := o.pending[fn]
+	if !ok {
+		in = o.pendingIn(fn)
+		o.pending[fn] = in
+	}
+	b := instr.Block()
+	if b == fn.Recover {
+		// Entered by a panic from anywhere: every go statement may be pending.
+		return bitset.New(uint(len(o.events))).Complement()
+	}
+	set := in[b.Index].Clone()
+	for _, x := range b.Instrs {
+		if x == instr {
+			break
+		}
+		o.pendingStep(x, set)
+	}
+	return set
+}
+
+// pendingIn runs the dataflow of pendingAt and returns the sets at the
+// entry of each block.
+func (o *Order) pendingIn(fn *ssa.Function) []*bitset.BitSet {
+	n := uint(len(o.events))
+	in := make([]*bitset.BitSet, len(fn.Blocks))
+	out := make([]*bitset.BitSet, len(fn.Blocks))
+	for i := range fn.Blocks {
+		in[i], out[i] = bitset.New(n), bitset.New(n)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			set := bitset.New(n)
+			for _, p := range b.Preds {
+				set.InPlaceUnion(out[p.Index])
+			}
+			in[b.Index] = set.Clone()
+			for _, x := range b.Instrs {
+				o.pendingStep(x, set)
+			}
+			if !set.Equal(out[b.Index]) {
+				out[b.Index] = set
+				changed = true
+			}
+		}
+	}
+	return in
+}
+
+// pendingStep applies instruction x to the pending set: a go statement
+// becomes pending, a Wait joins the go statements it waits for.
+func (o *Order) pendingStep(x ssa.Instruction, set *bitset.BitSet) {
+	for _, id := range o.evOf[x] {
+		switch o.events[id].kind {
+		case evGo:
+			set.Set(uint(id))
+		case evWait, evChan:
+			for s, ok := set.NextSet(0); ok; s, ok = set.NextSet(s + 1) {
+				if slices.Contains(o.joiningEvents(uint32(s)), id) {
+					set.Clear(s)
+				}
+			}
+		}
+	}
+}
