@@ -85,6 +85,13 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	if !match || !ev.acquire || len(ev.cands) == 0 {
 		return false
 	}
+	if ev.afterAll {
+		for _, c := range ev.cands {
+			if s.A.Test(uint(c)) {
+				return true
+			}
+		}
+	}
 	if ev.kind == evWait {
 		return o.someDoneAfter(id, g, may, s)
 	}

@@ -78,8 +78,11 @@
 //     a goroutine started after every run of the first's go statement (or
 //     after the join of the earlier runs) (waitedFor).
 //
-// The values an atomic Load waits for include pointers that are never nil
-// (notNil). Code that never runs, and loops whose body runs at most once,
+// A send on a buffered channel that exists once, at least the (R+C)-th on
+// every path when at most R receives can happen (each receive site runs at
+// most once) and C is the capacity, completes after every receive: the
+// memory model's k-th receive before send k+C (countedSends). The values
+// an atomic Load waits for include pointers that are never nil (notNil). Code that never runs, and loops whose body runs at most once,
 // come from pointsto (Facts.Live, Facts.Repeats).
 //
 // Besides happens-before, Order.Apart (instances.go) tells two instances of
@@ -88,8 +91,8 @@
 // each run, or a loop counter indexing a whole array.
 //
 // Not modeled (pairs stay unordered, which is sound): the buffered
-// channel's k-th receive before send k+C (condmustnot proves a channel of
-// capacity 1 used as a lock), Unlock before a Lock that no Lock is known to
+// channel's k-th receive before send k+C elsewhere (condmustnot proves a
+// channel of capacity 1 used as a lock), Unlock before a Lock that no Lock is known to
 // precede (condmustnot proves mutual exclusion instead), RLock and
 // RUnlock, sync.Once, sync.Cond, the part of a parallel test before its
 // t.Parallel call (the whole test counts as parallel), timers' channels, a

@@ -24,7 +24,10 @@ type event struct {
 	// closed branch of a receive, Wait, a Lock that a Lock before it
 	// forces to wait for an Unlock.
 	acquire bool
-	close   bool // a close
+	// afterAll: the event completes only after every one of cands, so
+	// after x as soon as one of them is (a counted send, countedSends).
+	afterAll bool
+	close    bool // a close
 }
 
 type eventKind uint8
@@ -190,6 +193,7 @@ func (o *Order) findEvents(r *pointsto.Result) {
 			o.events[c].cands = append(o.events[c].cands, s)
 		}
 	}
+	o.countedSends(r)
 	o.atomicObservations()
 	o.lockEvents()
 	for t := range o.gs.Tuples("waitCand") {
