@@ -76,7 +76,10 @@
 //     instances of the goroutine when every way from the go statement back
 //     to itself passes a join (selfJoined), and an access after a Wait in
 //     a goroutine started after every run of the first's go statement (or
-//     after the join of the earlier runs) (waitedFor).
+//     after the join of the earlier runs) (waitedFor);
+//   - chains: goroutines that start one another at most once per instance,
+//     after the access, from one first start (a timer callback that re-arms
+//     itself), run one after another (chained).
 //
 // A send on a buffered channel that exists once, at least the (R+C)-th on
 // every path when at most R receives can happen (each receive site runs at

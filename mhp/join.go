@@ -15,7 +15,129 @@ import (
 // waitedFor.
 func (o *Order) joinedPair(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
 	return o.joined(a, ga, b, gb) || o.joined(b, gb, a, ga) || o.selfJoined(a, b, ga, gb) ||
-		o.waitedFor(a, ga, b, gb) || o.waitedFor(b, gb, a, ga)
+		o.waitedFor(a, ga, b, gb) || o.waitedFor(b, gb, a, ga) || o.chained(a, ga, b, gb)
+}
+
+// chained reports whether the instances of ga and gb lie on one chain in
+// which each instance starts the next after its access (a callback that
+// re-arms itself: f := func() { a; time.AfterFunc(d, f) }). The set S
+// holds ga, gb, and the goroutines that run a go event starting a member
+// of S at most once per instance (oncePerInstance). The go events that
+// start members of S from outside it must run at most once in all (in
+// each program): one event, run by one single goroutine, at most once. Each member runs at
+// most one go event that starts members, at most once per instance, and
+// ga and gb run it after a and b on every path. Then
+// the instances form one chain from one first instance, and of two
+// instances the earlier one's access comes before the go event that leads
+// to the later one.
+func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+	accesses := map[uint32][]ssa.Instruction{ga: {a}}
+	accesses[gb] = append(accesses[gb], b)
+	members := map[uint32]bool{ga: true, gb: true}
+	for changed := true; changed; {
+		changed = false
+		for g := range members {
+			for _, e := range o.starts[g] {
+				ev := &o.events[e]
+				for _, p := range o.gs.List[g].Parents {
+					if !members[p] && o.gs.List[p].Kind == GoGoroutine && slices.Contains(o.gs.Of(ev.fn), p) && o.oncePerInstance(ev.instr, p) {
+						members[p] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	type start struct{ e, p uint32 }
+	outside := map[int][]start{}  // by program: the starts from outside S
+	inside := map[uint32]uint32{} // member -> the go event it runs that starts members
+	for g := range members {
+		if o.gs.List[g].Kind != GoGoroutine {
+			return false
+		}
+		for _, e := range o.starts[g] {
+			ev := &o.events[e]
+			for _, p := range o.gs.List[g].Parents {
+				if !slices.Contains(o.gs.Of(ev.fn), p) {
+					continue // p starts g through another event
+				}
+				if !o.oncePerInstance(ev.instr, p) {
+					return false
+				}
+				if !members[p] {
+					if !o.gs.List[p].Single {
+						return false
+					}
+					for _, prog := range o.gs.List[p].Programs {
+						if !slices.Contains(outside[prog], start{e, p}) {
+							outside[prog] = append(outside[prog], start{e, p})
+						}
+					}
+					continue
+				}
+				if prev, ok := inside[p]; ok && prev != e {
+					return false
+				}
+				inside[p] = e
+				for _, x := range accesses[p] {
+					if o.may(x).Test(uint(e)) {
+						return false // the next instance may start before the access
+					}
+				}
+			}
+		}
+	}
+	for _, starts := range outside {
+		if len(starts) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// oncePerInstance reports whether instruction x runs at most once in each
+// instance of goroutine g: x is not in a loop, and its function is g's
+// entry function or is called, of the functions g runs, only from one call
+// site in g's entry function, not in a loop.
+func (o *Order) oncePerInstance(x ssa.Instruction, g uint32) bool {
+	entry := o.entryOf(g)
+	if entry == nil || o.f.Repeats(x.Block()) {
+		return false
+	}
+	fn := x.Parent()
+	if fn == entry {
+		return true
+	}
+	m, ok := o.f.FuncID(fn)
+	if !ok {
+		return false
+	}
+	var from []uint32
+	for _, i := range o.callSitesOf(m) {
+		if slices.Contains(o.gs.Of(o.f.Caller(i)), g) {
+			from = append(from, i)
+		}
+	}
+	if len(from) != 1 || o.cg.kind[from[0]] != plainCall {
+		return false
+	}
+	call := o.f.Call(from[0])
+	return call.Parent() == entry && !o.f.Repeats(call.Block())
+}
+
+// callSitesOf returns the call sites that may call function m.
+func (o *Order) callSitesOf(m uint32) []uint32 {
+	if o.callSites == nil {
+		o.callSites = map[uint32][]uint32{}
+		for _, sites := range o.cg.sites {
+			for _, i := range sites {
+				for _, callee := range o.callees(i) {
+					o.callSites[callee] = append(o.callSites[callee], i)
+				}
+			}
+		}
+	}
+	return o.callSites[m]
 }
 
 // selfJoined reports whether two instances of goroutine g, running a and
@@ -194,15 +316,16 @@ func (o *Order) goEventOf(g uint32) (uint32, bool) {
 	return o.starts[g][0], true
 }
 
-// entryOf returns the function goroutine g starts in, or nil.
+// entryOf returns the function goroutine g starts in, or nil if it may
+// start in several.
 func (o *Order) entryOf(g uint32) *ssa.Function {
 	gr := &o.gs.List[g]
 	switch gr.Kind {
 	case RootGoroutine:
 		return o.f.Func(gr.Func)
 	case GoGoroutine:
-		if call := o.f.Call(gr.Site); call != nil {
-			return call.Common().StaticCallee()
+		if len(gr.Entries) == 1 {
+			return o.f.Func(gr.Entries[0])
 		}
 	}
 	return nil

@@ -96,8 +96,9 @@ type Order struct {
 	basic     map[uint32]*afterSet // by acquire event: what happens after it, without matching
 	empty     *bitset.BitSet
 
-	joins   map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
-	pending map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
+	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
+	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
+	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
 }
 
 type afterKey struct {

@@ -30,6 +30,7 @@ type Goroutine struct {
 	Root     int          // index in Program.Roots (RootGoroutine)
 	Func     uint32       // the root or init function (RootGoroutine, InitGoroutine)
 	Site     uint32       // the go site (GoGoroutine)
+	Entries  []uint32     // the functions the go site may call (GoGoroutine)
 	Ctx      pointsto.Ctx // the context the go site runs in (GoGoroutine)
 	Programs []int        // the programs (Program.Roots[].Program) it may run in
 	Parents  []uint32     // the goroutines that may execute its go statement
@@ -117,6 +118,9 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 			spawns = append(spawns, g, c, i)
 		}
 		entries = append(entries, g, c2, m)
+		if gr := &gs.List[g]; !slices.Contains(gr.Entries, m) {
+			gr.Entries = append(gr.Entries, m)
+		}
 	}
 	db, err := r.Solve(prog, map[string][]uint32{
 		"threadEntry": entries, "spawnSite": spawns,
