@@ -42,7 +42,9 @@
 // only they lead to out. [Facts.Live] and [Facts.Repeats] give later
 // stages the same view: Repeats tells whether a block may run twice in one
 // call, where a counting loop whose body runs at most once (for i := 0;
-// i < 1; i++) does not count as a loop.
+// i < 1; i++) does not count as a loop. A range over an array with at most
+// one iteration variable reads nothing, though go/ssa loads the array
+// there: Go does not evaluate such a range expression.
 //
 // # The analysis
 //

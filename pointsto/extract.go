@@ -30,6 +30,9 @@ type extractor struct {
 
 	local  map[ssa.Value]uint32 // V ids of the current function's values
 	global map[ssa.Value]uint32 // V ids of Globals and Functions used as values
+	// unevaluated: the positions of the current function's range
+	// expressions that Go does not evaluate (see unevaluatedRanges).
+	unevaluated map[token.Pos]bool
 
 	structMap   typeutil.Map // *types.Struct -> int32 sid
 	structCache map[*types.Struct]int32
@@ -656,6 +659,7 @@ func (x *extractor) function(m uint32, fn *ssa.Function) {
 	}
 	// Dead blocks never run: they contribute no facts.
 	live := x.f.recordLiveness(liveBlocks(fn))
+	x.unevaluated = unevaluatedRanges(fn)
 	n := 0
 	for _, b := range live {
 		n += len(b.Instrs)
@@ -885,7 +889,7 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		switch in.Op {
 		case token.MUL:
 			ptr, ok := x.vid(in.X)
-			if !ok {
+			if !ok || x.unevaluated[in.Pos()] && isArrayValue(in) {
 				return
 			}
 			e := x.newAccess(in, m)

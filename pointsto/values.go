@@ -1,6 +1,7 @@
 package pointsto
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -531,4 +532,38 @@ func ReachesAvoiding(from, to, avoid *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// unevaluatedRanges returns the positions of the range expressions in fn
+// that Go does not evaluate: with at most one iteration variable over an
+// array, whose length is constant (the Go spec, "For statements with range
+// clause"). go/ssa still loads the array there, a read that does not
+// happen.
+func unevaluatedRanges(fn *ssa.Function) map[token.Pos]bool {
+	syntax := fn.Syntax()
+	if syntax == nil {
+		return nil
+	}
+	var set map[token.Pos]bool
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return n == syntax // a closure is a function of its own
+		case *ast.RangeStmt:
+			if n.Value == nil {
+				if set == nil {
+					set = map[token.Pos]bool{}
+				}
+				set[n.X.Pos()] = true
+			}
+		}
+		return true
+	})
+	return set
+}
+
+// isArrayValue reports whether v is an array that nothing uses.
+func isArrayValue(v ssa.Value) bool {
+	_, ok := v.Type().Underlying().(*types.Array)
+	return ok && len(*v.Referrers()) == 0
 }
