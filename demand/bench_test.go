@@ -90,7 +90,7 @@ func benchCheck(b *testing.B, withIO bool, opts demand.Options) {
 	b.ReportMetric(float64(raised), "sites-k>1")
 	b.ReportMetric(float64(last.Contexts), "contexts")
 	for name, d := range res.Races.Stats.Times {
-		b.Logf("last funnel stage %s: %v", name, d)
+		b.Logf("funnel stage %s (first run): %v", name, d)
 	}
 	b.Logf("stats %+v", res.Races.Stats)
 }

@@ -35,7 +35,10 @@ type Iteration struct {
 
 // Result is the last run's points-to and races, and the iterations.
 type Result struct {
-	PointsTo   *pointsto.Result
+	PointsTo *pointsto.Result
+	// Races are the last run's races. Their Stats are the first run's: the
+	// later runs only check the races before them, so the first is the
+	// funnel over all access pairs (Naik's Table 2.4, at k = 1).
 	Races      *races.Result
 	Sigma      *pointsto.Sigma
 	Iterations []Iteration
@@ -50,15 +53,23 @@ type Result struct {
 // raise k for every site in them (allocation sites, and the call sites in
 // their contexts) to one more than the object's length; rerun until Sigma
 // stops changing. What does not depend on Sigma (loading, SSA, facts, the
-// context-insensitive pass) is a's and is reused.
+// context-insensitive pass) is a's and is reused, and so is the funnel's
+// classification of the accesses.
+//
+// Two shortcuts (doc.go) save runs and work: a run after the first checks
+// only the previous run's races, and a Sigma whose raises
+// change no context (sameAnalysis) is not run.
 func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 	sigma := pointsto.NewSigma()
 	if opts.K > 0 {
 		sigma.DefaultSite, sigma.DefaultCalls = opts.K, opts.K
 	}
 	est := newEstimator(a)
+	funnel := races.NewFinder(a.Facts, opts.Races)
 	res := &Result{}
-	seen := map[string]bool{} // objects already refined, by their elements
+	seen := map[string]bool{}      // objects already refined, by their elements
+	var checked map[[2]uint32]bool // the access pairs of the last run's races; nil: all
+	var first races.Stats
 	for {
 		start := time.Now()
 		estimate := est.size(sigma)
@@ -70,9 +81,12 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		rr, err := races.Find(r, opts.Races)
+		rr, err := funnel.Find(r, checked)
 		if err != nil {
 			return nil, err
+		}
+		if checked == nil {
+			first = rr.Stats
 		}
 		res.PointsTo, res.Races, res.Sigma = r, rr, sigma
 		res.Iterations = append(res.Iterations, Iteration{
@@ -89,11 +103,13 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 		if next != nil && opts.MaxContexts > 0 {
 			next = est.cap(sigma, next, opts.MaxContexts, &res.Capped)
 		}
-		if next == nil {
+		if next == nil || sameAnalysis(r, next) {
 			break
 		}
+		checked = racePairs(rr)
 		sigma = next
 	}
+	res.Races.Stats = first
 	slices.Sort(res.Capped)
 	res.Capped = slices.Compact(res.Capped)
 	return res, nil
@@ -145,6 +161,59 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 		return nil
 	}
 	return next
+}
+
+// racePairs returns the access pairs (E ids) of the races.
+func racePairs(rr *races.Result) map[[2]uint32]bool {
+	out := map[[2]uint32]bool{}
+	for _, race := range rr.Races {
+		out[[2]uint32{race.Accesses[0].E, race.Accesses[1].E}] = true
+	}
+	return out
+}
+
+// sameAnalysis reports whether the analysis under next would give r again.
+// Sigma only decides how contexts are made, which kobj.dl's newObj and
+// callCtx record: an object of site h made in context c is h and the first
+// k(h)-1 elements of c; a plain call at i from c runs in i and the first
+// k(i)-1 elements of c (c itself if k(i) = 0), unless the callee runs in a
+// context of its own whatever k is (the empty one of an initializer, or
+// the caller's for a callback the runtime runs later). If no context of a
+// site or call whose k changes was cut at its old k, next makes the same
+// contexts in the same order, and the same facts, points-to and races.
+func sameAnalysis(r *pointsto.Result, next *pointsto.Sigma) bool {
+	cs, old := r.Contexts, r.Sigma
+	kept := func(c pointsto.Ctx, k int) []pointsto.CtxElem {
+		elems := cs.Elements(c)
+		return elems[:min(len(elems), max(k-1, 0))]
+	}
+	for t := range r.Tuples("newObj") {
+		c, h := t[0], t[1]
+		if k0, k1 := old.SiteK(h), next.SiteK(h); k0 != k1 && len(kept(c, k0)) != len(kept(c, k1)) {
+			return false
+		}
+	}
+	callee := func(c pointsto.Ctx, i uint32, k int) []pointsto.CtxElem {
+		if k <= 0 {
+			return cs.Elements(c)
+		}
+		return append([]pointsto.CtxElem{{ID: i}}, kept(c, k)...)
+	}
+	for t := range r.Tuples("callCtx") {
+		c, i, c2 := t[0], t[1], t[2]
+		k0, k1 := old.CallK(i), next.CallK(i)
+		if k0 == k1 {
+			continue
+		}
+		if made := callee(c, i, k0); slices.Equal(cs.Elements(c2), made) {
+			if !slices.Equal(made, callee(c, i, k1)) {
+				return false
+			}
+		} else if c2 != c && c2 != pointsto.Epsilon {
+			return false // made some other way: it might depend on k
+		}
+	}
+	return true
 }
 
 // repeats reports whether a context holds some site twice: raising k

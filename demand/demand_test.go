@@ -3,10 +3,12 @@ package demand
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/chordgo/chordgo/pointsto"
+	"github.com/chordgo/chordgo/races"
 	"github.com/cockroachdb/apd/v3"
 )
 
@@ -39,8 +41,7 @@ func racePositions(res *Result) []string {
 	f := res.PointsTo.Facts
 	var out []string
 	for _, race := range res.Races.Races {
-		a, b := f.AccessPos(race.Accesses[0].E), f.AccessPos(race.Accesses[1].E)
-		out = append(out, fmt.Sprintf("%s:%d:%d %s:%d:%d", filepath.Base(a.Filename), a.Line, a.Column, filepath.Base(b.Filename), b.Line, b.Column))
+		out = append(out, describe(f, race))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -120,6 +121,156 @@ func TestAgreesWithK3(t *testing.T) {
 		}
 	}
 	t.Logf("%d races; %d iterations", len(got), len(demand.Iterations))
+}
+
+// TestShortcuts checks the loop's shortcuts on testdata/races against what
+// they stand for, run by run, with the loop's Sigmas: the funnel that
+// checks only the previous run's races finds exactly the whole funnel's
+// races, none of which is new; and a
+// Sigma that sameAnalysis says changes nothing gives the same contexts and
+// points-to when it is run.
+func TestShortcuts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the corpus several times")
+	}
+	a := analyzer(t, "./testdata/races/...")
+	funnel := races.NewFinder(a.Facts, races.Options{})
+	sigma := pointsto.NewSigma()
+	seen := map[string]bool{}
+	var checked map[[2]uint32]bool
+	for run := 1; ; run++ {
+		r, err := a.Run(sigma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 1 {
+			checkNoChange(t, a, r)
+		}
+		whole, err := races.Find(r, races.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if checked != nil {
+			part, err := funnel.Find(r, checked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []races.Race
+			for _, race := range whole.Races {
+				if checked[[2]uint32{race.Accesses[0].E, race.Accesses[1].E}] {
+					want = append(want, race)
+				} else {
+					t.Errorf("run %d: %s races, but not in run %d", run, describe(a.Facts, race), run-1)
+				}
+			}
+			if !reflect.DeepEqual(part.Races, want) {
+				t.Errorf("run %d: the funnel over run %d's races finds %d races, the whole funnel %d of them", run, run-1, len(part.Races), len(want))
+			}
+		}
+		next := refine(r, whole, sigma, seen)
+		if next == nil {
+			t.Logf("%d runs", run)
+			break
+		}
+		if sameAnalysis(r, next) {
+			r2, err := a.Run(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareRuns(t, r, r2)
+			t.Logf("run %d would repeat run %d", run+1, run)
+			break
+		}
+		checked, sigma = racePairs(whole), next
+	}
+}
+
+// checkNoChange raises k for the sites and calls whose contexts are all
+// empty, and for Figure 4.1's hi, whose are not: sameAnalysis must say
+// the first changes nothing, which running it confirms, and not the second.
+func checkNoChange(t *testing.T, a *pointsto.Analyzer, r *pointsto.Result) {
+	t.Helper()
+	sigma := r.Sigma
+	empty := map[bool]map[uint32]bool{true: {}, false: {}} // site? -> id -> contexts all empty
+	for _, rel := range []struct {
+		name string
+		site bool
+	}{{"newObj", true}, {"callCtx", false}} {
+		for tu := range r.Tuples(rel.name) {
+			c, id := tu[0], tu[1]
+			if ok, seen := empty[rel.site][id]; !seen || ok {
+				empty[rel.site][id] = c == pointsto.Epsilon
+			}
+		}
+	}
+	noop := &pointsto.Sigma{Sites: map[uint32]int{}, Calls: map[uint32]int{}, DefaultSite: sigma.DefaultSite, DefaultCalls: sigma.DefaultCalls}
+	for h, ok := range empty[true] {
+		if ok {
+			noop.Sites[h] = sigma.SiteK(h) + 2
+		}
+	}
+	for i, ok := range empty[false] {
+		if ok {
+			noop.Calls[i] = sigma.CallK(i) + 2
+		}
+	}
+	if len(noop.Sites) == 0 || len(noop.Calls) == 0 {
+		t.Fatalf("no site (%d) or call (%d) with only empty contexts", len(noop.Sites), len(noop.Calls))
+	}
+	if !sameAnalysis(r, noop) {
+		t.Errorf("raising k where every context is empty changes the analysis")
+	}
+	r2, err := a.Run(noop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareRuns(t, r, r2)
+	raised := false
+	for h := range a.Facts.Size(pointsto.DomH) {
+		p := a.Facts.SitePos(uint32(h))
+		if a.Facts.Site(uint32(h)).Kind != pointsto.SiteSub && filepath.Base(filepath.Dir(p.Filename)) == "naik_fig4_1" && p.Line == 14 {
+			hi := &pointsto.Sigma{Sites: map[uint32]int{uint32(h): 2}, Calls: map[uint32]int{}, DefaultSite: 1, DefaultCalls: 1}
+			if sameAnalysis(r, hi) {
+				t.Errorf("raising k(hi) of Figure 4.1 changes nothing, says sameAnalysis")
+			}
+			raised = true
+		}
+	}
+	if !raised {
+		t.Errorf("Figure 4.1's hi not found")
+	}
+}
+
+// compareRuns checks that two runs made the same contexts and results.
+func compareRuns(t *testing.T, r1, r2 *pointsto.Result) {
+	t.Helper()
+	if n1, n2 := r1.Contexts.Len(), r2.Contexts.Len(); n1 != n2 {
+		t.Errorf("%d contexts, then %d", n1, n2)
+		return
+	}
+	for c := range r1.Contexts.Len() {
+		if e1, e2 := r1.Contexts.Elements(uint32(c)), r2.Contexts.Elements(uint32(c)); !slices.Equal(e1, e2) {
+			t.Errorf("context %d: %v, then %v", c, e1, e2)
+			return
+		}
+	}
+	for _, rel := range []string{"newObj", "callCtx", "subObj", "reach", "pt", "hpt", "callEdge"} {
+		var t1, t2 []uint32
+		for tu := range r1.Tuples(rel) {
+			t1 = append(t1, tu...)
+		}
+		for tu := range r2.Tuples(rel) {
+			t2 = append(t2, tu...)
+		}
+		if !slices.Equal(t1, t2) {
+			t.Errorf("%s: %d, then %d values", rel, len(t1), len(t2))
+		}
+	}
+}
+
+func describe(f *pointsto.Facts, race races.Race) string {
+	a, b := f.AccessPos(race.Accesses[0].E), f.AccessPos(race.Accesses[1].E)
+	return fmt.Sprintf("%s:%d:%d %s:%d:%d", filepath.Base(a.Filename), a.Line, a.Column, filepath.Base(b.Filename), b.Line, b.Column)
 }
 
 // TestMaxContexts: a bound at the k = 1 estimate keeps every allocation

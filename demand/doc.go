@@ -17,6 +17,24 @@
 // section 3), gets k = the object's length + 1. The loop stops when Sigma
 // does not change.
 //
+// Two shortcuts save most of the loop's time:
+//
+//   - A run after the first checks only the access pairs of the previous
+//     run's races (races.Finder), and reports those of them the whole
+//     funnel would. A finer Sigma splits objects, contexts and goroutines,
+//     so its funnel drops at least the pairs a coarser one dropped, and
+//     the races are the loop's. Where a stage's proof is not monotone (a
+//     lock that splits into two objects is no longer one global lock), a
+//     pair may come back in the whole funnel; the shortcut keeps it out,
+//     which is sound, as each run is: the earlier run proved it race-free.
+//     The funnel counts (Table 2.4) are the first run's, the one over all
+//     pairs.
+//   - A Sigma whose raises cut no context differently (every object and
+//     call context of a site whose k changes was shorter than its old k)
+//     makes the same contexts, so it would give the same points-to, races
+//     and objects, and the loop would stop after it: it is not run, and
+//     the last Sigma run is the one reported.
+//
 // Before each run, an estimate of |A| bounds the cost: a function has at
 // most as many contexts of length n as the sum over its call sites of
 // their callers' contexts of length n-1, and an allocation site with k has

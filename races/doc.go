@@ -24,6 +24,15 @@
 // other goroutine can reach the object yet; see beforeEscape), and the
 // `*x = *x` go/ssa emits for `return x` with a named result on the heap.
 //
+// A [Finder] runs the funnel over the results of one program's facts under
+// several Sigmas (package demand), classifying the accesses once; it can
+// check only given pairs of accesses (the demand loop's later runs check
+// the races before). Which locations an access touches, and whether a
+// pair survives each stage, does not depend on the other pairs checked:
+// races.dl computes the locations that decide where a goroutine that runs
+// alone, or an access outside the analyzed packages, matters (shared,
+// touched) from all the accesses.
+//
 // Each stage can be turned off in [Options] for diagnosis. Races are
 // reported when at least one access is in the packages the user named
 // (Options.Std widens that); accesses inside sync, sync/atomic and the

@@ -69,7 +69,32 @@ type Result struct {
 
 // Find runs the funnel over the points-to result r.
 func Find(r *pointsto.Result, opts Options) (*Result, error) {
-	f := r.Facts
+	return NewFinder(r.Facts, opts).Find(r, nil)
+}
+
+// A Finder runs the funnel over the points-to results of one program's
+// facts under any number of Sigmas (the demand loop's runs). What does not
+// depend on Sigma, the classification of the accesses, is computed by the
+// first run and kept.
+type Finder struct {
+	f    *pointsto.Facts
+	opts Options
+	acc  *accessInfo
+}
+
+// NewFinder returns a Finder for the points-to results of facts f.
+func NewFinder(f *pointsto.Facts, opts Options) *Finder { return &Finder{f: f, opts: opts} }
+
+// Find runs the funnel over the points-to result r. If among is not nil,
+// it only checks those pairs of accesses (E ids, the lower first): it
+// returns the races of the whole funnel that are among them, as the whole
+// funnel returns them (same locations and goroutines), and Stats count
+// the pairs of their accesses only.
+func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, error) {
+	f, opts := fd.f, fd.opts
+	if r.Facts != f {
+		return nil, fmt.Errorf("races: the points-to result is of other facts than the Finder's")
+	}
 	res := &Result{Stats: Stats{Times: map[string]time.Duration{}}}
 	stage := func(name string, start time.Time) { res.Stats.Times[name] += time.Since(start) }
 
@@ -82,16 +107,29 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	stage("goroutines", start)
 
 	start = time.Now()
-	acc := classify(f, opts.Std)
-	locs, err := accessLocations(r, gs, acc)
+	if fd.acc == nil {
+		fd.acc = classify(f, opts.Std)
+	}
+	acc := fd.acc
+	var checked *bitset.BitSet // the accesses of among; nil: all
+	if among != nil {
+		checked = bitset.New(0)
+		for p := range among {
+			checked.Set(uint(p[0]))
+			checked.Set(uint(p[1]))
+		}
+	}
+	locs, err := accessLocations(r, gs, acc, checked)
 	if err != nil {
 		return nil, err
 	}
 	stage("accesses", start)
 
 	start = time.Now()
-	acc.resliced = resliced(r)
-	pairs := aliasing(locs, acc)
+	pairs := aliasing(locs, acc, resliced(r, acc))
+	if among != nil {
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !among[p.e] })
+	}
 	res.Stats.Original = originalPairs(r, locs)
 	res.Stats.Aliasing = countPairs(pairs)
 	stage("aliasing", start)
@@ -150,7 +188,8 @@ type accessInfo struct {
 	analyzed, other     *bitset.BitSet       // see races.dl
 	elems               map[elemKey][2]int64 // the elements [lo, hi) an access reads or writes, where constant
 	allocatedBy         map[uint32]ssa.Value // accesses to an object through the instruction that allocated it
-	resliced            *bitset.BitSet       // element locations that a slice may reach at an offset
+	slicedAtOffset      map[uint32]bool      // values (V) that some slicing with a lower bound other than 0 applies to
+	pointers            *bitset.BitSet       // the values (V) analyzed and other accesses go through
 }
 
 // classify sorts accesses into those of the analyzed packages, the others
@@ -160,7 +199,7 @@ type accessInfo struct {
 func classify(f *pointsto.Facts, std bool) *accessInfo {
 	n := uint(f.Size(pointsto.DomE))
 	acc := &accessInfo{read: bitset.New(n), write: bitset.New(n), atomic: bitset.New(n), analyzed: bitset.New(n), other: bitset.New(n),
-		elems: map[elemKey][2]int64{}, allocatedBy: map[uint32]ssa.Value{}}
+		elems: map[elemKey][2]int64{}, allocatedBy: map[uint32]ssa.Value{}, slicedAtOffset: slicedAtOffset(f)}
 	for _, rel := range []struct {
 		name string
 		set  *bitset.BitSet
@@ -201,6 +240,14 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 			acc.analyzed.Set(uint(e))
 		case !modeled(fn.Pkg.Pkg.Path()):
 			acc.other.Set(uint(e))
+		}
+	}
+	acc.pointers = bitset.New(uint(f.Size(pointsto.DomV)))
+	for _, rel := range []string{"read", "write", "mapRead", "mapWrite"} {
+		for _, t := range f.Tuples(rel) {
+			if acc.analyzed.Test(uint(t[0])) || acc.other.Test(uint(t[0])) {
+				acc.pointers.Set(uint(t[1]))
+			}
 		}
 	}
 	return acc
@@ -368,12 +415,9 @@ func (acc *accessInfo) distinctElements(x, y location) bool {
 	return ok1 && ok2 && (r1[1] <= r2[0] || r2[1] <= r1[0])
 }
 
-// resliced returns the element locations ([*] sub-objects) of the arrays
-// that some slicing with a lower bound other than 0 may apply to: index i of
-// such a slice is another index of the array, so constant indices do not
-// tell elements apart there.
-func resliced(r *pointsto.Result) *bitset.BitSet {
-	f := r.Facts
+// slicedAtOffset returns the values that some slicing with a lower bound
+// other than 0 applies to.
+func slicedAtOffset(f *pointsto.Facts) map[uint32]bool {
 	ids := map[ssa.Value]uint32{}
 	for v := range f.Size(pointsto.DomV) {
 		ids[f.Value(uint32(v))] = uint32(v)
@@ -391,9 +435,17 @@ func resliced(r *pointsto.Result) *bitset.BitSet {
 			offset[x] = true
 		}
 	}
+	return offset
+}
+
+// resliced returns the element locations ([*] sub-objects) of the arrays
+// that some slicing with a lower bound other than 0 may apply to: index i of
+// such a slice is another index of the array, so constant indices do not
+// tell elements apart there.
+func resliced(r *pointsto.Result, acc *accessInfo) *bitset.BitSet {
 	arrays := bitset.New(uint(r.Contexts.Len()))
 	for t := range r.Tuples("pt") {
-		if offset[t[1]] {
+		if acc.slicedAtOffset[t[1]] {
 			arrays.Set(uint(t[2]))
 		}
 	}
@@ -452,26 +504,34 @@ type location struct {
 	write bool
 }
 
-func accessLocations(r *pointsto.Result, gs *mhp.Goroutines, acc *accessInfo) (map[pointsto.Ctx][]location, error) {
+// accessLocations gives the locations each access touches, per goroutine
+// (races.dl's accessLoc), for the accesses in checked or, if it is nil, all.
+func accessLocations(r *pointsto.Result, gs *mhp.Goroutines, acc *accessInfo, checked *bitset.BitSet) (map[pointsto.Ctx][]location, error) {
 	prog, err := parseRules()
 	if err != nil {
 		return nil, err
 	}
-	var reach []uint32
+	var concurrent, sequential []uint32 // threadReach, split
 	for t := range gs.Tuples("threadReach") {
-		reach = append(reach, t...)
-	}
-	var concurrent, sequential []uint32
-	for g, gr := range gs.List {
-		if gr.Kind == mhp.GoGoroutine || gr.Parallel {
-			concurrent = append(concurrent, uint32(g))
+		if gr := gs.List[t[0]]; gr.Kind == mhp.GoGoroutine || gr.Parallel {
+			concurrent = append(concurrent, t...)
 		} else {
-			sequential = append(sequential, uint32(g))
+			sequential = append(sequential, t...)
 		}
 	}
+	var accessPt []uint32
+	for t := range r.Tuples("pt") {
+		if acc.pointers.Test(uint(t[1])) {
+			accessPt = append(accessPt, t...)
+		}
+	}
+	wanted := acc.analyzed.Union(acc.other)
+	if checked != nil {
+		wanted.InPlaceIntersection(checked)
+	}
 	db, err := r.Solve(prog, map[string][]uint32{
-		"threadReach": reach, "analyzed": members(acc.analyzed), "other": members(acc.other),
-		"concurrent": concurrent, "sequential": sequential,
+		"accessPt": accessPt, "concurrentReach": concurrent, "sequentialReach": sequential,
+		"analyzed": members(acc.analyzed), "other": members(acc.other), "checked": members(wanted),
 	})
 	if err != nil {
 		return nil, err
@@ -504,7 +564,7 @@ type pair struct {
 
 // aliasing gives the pairs of accesses that may touch the same location,
 // at least one a write, not both atomic, at least one analyzed.
-func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo) []pair {
+func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo, resliced *bitset.BitSet) []pair {
 	var pairs []pair
 	objs := make([]pointsto.Ctx, 0, len(locs))
 	for o := range locs {
@@ -534,7 +594,7 @@ func aliasing(locs map[pointsto.Ctx][]location, acc *accessInfo) []pair {
 				if !x.write && !y.write ||
 					acc.atomic.Test(uint(x.e)) && acc.atomic.Test(uint(y.e)) ||
 					!acc.analyzed.Test(uint(x.e)) && !acc.analyzed.Test(uint(y.e)) ||
-					!acc.resliced.Test(uint(o)) && acc.distinctElements(lx, ly) ||
+					!resliced.Test(uint(o)) && acc.distinctElements(lx, ly) ||
 					acc.sameActivationObject(x.e, y.e) {
 					continue
 				}

@@ -11,7 +11,7 @@ func main() {
 	done := make(chan bool, 8)
 	var tick func()
 	tick = func() {
-		left-- // want "race"
+		left--        // want "race"
 		if left > 0 { // want "race"
 			time.AfterFunc(time.Millisecond, tick)
 			time.AfterFunc(time.Millisecond, tick)
