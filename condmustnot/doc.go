@@ -74,7 +74,7 @@
 //
 // # The proofs (condmustnot.dl)
 //
-// Of the thesis' four kinds of conditional must-not-alias, two are
+// Of the thesis' four kinds of conditional must-not-alias, three are
 // implemented:
 //
 //   - global locks: both accesses hold the lock through a pointer that
@@ -83,11 +83,20 @@
 //     and holds exclusively;
 //   - fine-grained locks: each access reaches one location through &b.f and
 //     holds the lock &b.g of the same SSA base b (s.mu.Lock(); s.x++): if
-//     the two locations are the same, so are the two bases, and the locks.
+//     the two locations are the same, so are the two bases, and the locks;
+//   - medium-grained locks (medium.go): each access reaches its location
+//     inside the object x that c = b.f refers to and holds the lock &b.g
+//     of the same SSA base b (b.mu.Lock(); b.c.n++), and the objects x may
+//     be are owned by field f: the only store that may put one into a
+//     location of f is one store of a fresh allocation, run once per
+//     allocation, and no copy of a struct with field f exists. Then one x
+//     is referred to by one b's field f only, so the two bases, and the
+//     locks, are the same (Naik's disjoint reachability, for a path of one
+//     field; condmustnot.dl has the proof).
 //
-// Medium-grained locks (the accessed object reached by loads from the
-// lock's base, with disjoint reachability from distinct bases) and
-// goroutine-disjoint objects are not implemented.
+// Goroutine-disjoint objects (Naik's thrd = this) are not proved here;
+// mhp's Order.Apart tells apart objects a go statement's runs allocate
+// anew.
 //
 // A channel-lock is a unique channel made with the constant capacity 1,
 // that nothing may close, and that every receive (a select's receive case

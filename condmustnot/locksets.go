@@ -25,6 +25,7 @@ type Held struct {
 // Locksets holds the locks that must be held at each access.
 type Locksets struct {
 	facts  *pointsto.Facts
+	res    *pointsto.Result          // the points-to the locksets were computed from
 	access [][]Held                  // by E; nil when no lock is held
 	objs   map[uint32][]pointsto.Ctx // lock, unlock, send and receive pointers -> the objects they may point to, sorted
 	chans  chanLocks
@@ -170,7 +171,7 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 	a.summarize()
 	a.summarizeAcquires()
 	a.solve()
-	return &Locksets{facts: f, access: a.held, objs: a.objs, chans: a.chanLocks()}
+	return &Locksets{facts: f, res: r, access: a.held, objs: a.objs, chans: a.chanLocks()}
 }
 
 // runsFlow reports whether the dataflow runs on m's body: not for the

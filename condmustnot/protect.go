@@ -105,9 +105,17 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 			}
 		}
 	}
-	for _, t := range l.fine(es) {
+	ptrs := l.accessPtrs(es)
+	for _, t := range l.fine(es, ptrs) {
 		if err := db.Add("fine", t[0], t[1], t[2]); err != nil {
 			return nil, err
+		}
+	}
+	for rel, tuples := range l.medium(es, ptrs) {
+		for _, t := range tuples {
+			if err := db.Add(rel, t...); err != nil {
+				return nil, err
+			}
 		}
 	}
 
@@ -121,27 +129,32 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 	return protected, nil
 }
 
+// accessPtrs returns the pointers each of accesses es reads or writes
+// through.
+func (l *Locksets) accessPtrs(es []uint32) map[uint32][]uint32 {
+	want := map[uint32]bool{}
+	for _, e := range es {
+		want[e] = true
+	}
+	ptrs := map[uint32][]uint32{}
+	for _, rel := range []string{"read", "write", "mapRead", "mapWrite"} {
+		for _, t := range l.facts.Tuples(rel) {
+			if e := t[0]; want[e] && !slices.Contains(ptrs[e], t[1]) {
+				ptrs[e] = append(ptrs[e], t[1])
+			}
+		}
+	}
+	return ptrs
+}
+
 // fine returns the fine(e, v, g) tuples of accesses es: e accesses one
 // location, through a FieldAddr &b.f, and holds a lock v = &b.g on the same
 // SSA value b. An access through two pointers is left out: the proof must
 // know which location the race would be on. (An IndexAddr base is an array
 // or slice, never the base of a lock's FieldAddr, so element accesses have
 // no fine tuple.)
-func (l *Locksets) fine(es []uint32) [][3]uint32 {
+func (l *Locksets) fine(es []uint32, ptrs map[uint32][]uint32) [][3]uint32 {
 	f := l.facts
-	want := map[uint32]bool{}
-	for _, e := range es {
-		want[e] = true
-	}
-	// The pointers each access reads or writes through.
-	ptrs := map[uint32][]uint32{}
-	for _, rel := range []string{"read", "write", "mapRead", "mapWrite"} {
-		for _, t := range f.Tuples(rel) {
-			if e := t[0]; want[e] && !slices.Contains(ptrs[e], t[1]) {
-				ptrs[e] = append(ptrs[e], t[1])
-			}
-		}
-	}
 	lockField := map[uint32]uint32{} // held lock pointer &b.g -> g
 	for _, e := range es {
 		for _, h := range l.access[e] {

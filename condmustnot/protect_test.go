@@ -41,6 +41,21 @@ func TestProve(t *testing.T) {
 		{"fine", "xfer", "incn", false}, // the lock's base is not the accessed object
 		{"loop", "after", "gox", true},
 		{"loop", "before", "gox2", false}, // the held lock is the previous item's
+		// Medium-grained locks: the lock is a field of the holder whose
+		// field leads to the accessed object, and no two holders' fields
+		// ever lead to one object.
+		{"medium", "owned", "owned", true},
+		{"medium", "ownedmap", "ownedmap", true},
+		{"medium", "ownedslice", "ownedslice", true},         // make([]int, 4): a slice of an Alloc
+		{"medium", "ownedmakeslice", "ownedmakeslice", true}, // make([]int, n)
+		{"medium", "owned", "mu2", false},                    // another mutex of the holder
+		{"medium", "owned", "unlocked", false},
+		{"medium", "otherbase", "owned", false},       // the lock of another holder than the one loaded from
+		{"medium", "shared", "shared", false},         // one counter stored into two holders
+		{"medium", "reassigned", "reassigned", false}, // r2.rc = r1.rc
+		{"medium", "looped", "looped", false},         // stored in a loop that does not allocate it anew
+		{"medium", "copied", "copied", false},         // *p2 = *p1
+		{"medium", "param", "param", false},           // the stored counter comes from the caller
 		// Channel-locks: a unique channel of capacity 1, never closed, that
 		// every receiver holds.
 		{"chanlock", "locked", "locked", true},

@@ -1,0 +1,286 @@
+package condmustnot
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+
+	"github.com/bits-and-blooms/bitset"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// mediumAccess is an access e that reaches its location inside the object
+// c refers to, c = *(&b.f), while it holds locks on fields of b.
+type mediumAccess struct {
+	e, c, f uint32   // E, V of c, F of f
+	locks   []uint32 // V of each held &b.g
+	base    *types.Struct
+}
+
+// medium gives the medium-grained rule of condmustnot.dl its facts for
+// accesses es, whose pointers (read, write, mapRead, mapWrite) ptrs gives:
+// the tuples of medium, accObj, objSite, fieldStore, ownerStore and copied
+// by relation name (condmustnot.dl says what they mean).
+func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]uint32 {
+	out := map[string][][]uint32{}
+	var accs []mediumAccess
+	for _, e := range es {
+		if len(ptrs[e]) == 1 {
+			if a, ok := l.mediumAccess(e, ptrs[e][0]); ok {
+				accs = append(accs, a)
+			}
+		}
+	}
+	if len(accs) == 0 {
+		return out
+	}
+	f, ctxs := l.facts, l.res.Contexts
+	fields := map[uint32]*types.Struct{} // the fields f of the accesses, with their struct types
+	cs := bitset.New(uint(f.Size(pointsto.DomV)))
+	for _, a := range accs {
+		fields[a.f] = a.base
+		cs.Set(uint(a.c))
+	}
+
+	// The objects each c may point to (in any context); and the stores
+	// whose pointer may point to a location of one of fields, with the
+	// context: the store may write that field of some object.
+	ptrs0, froms := bitset.New(uint(f.Size(pointsto.DomV))), bitset.New(uint(f.Size(pointsto.DomV)))
+	arity, stores := f.Flat("store")
+	for k := 0; k < len(stores); k += arity {
+		ptrs0.Set(uint(stores[k]))
+	}
+	objsOf := map[uint32][]pointsto.Ctx{}
+	type ctxField struct{ c, f uint32 }
+	hits := map[uint32][]ctxField{} // store pointer -> contexts and fields it may write
+	hit := map[[3]uint32]bool{}
+	for t := range l.res.Tuples("pt") {
+		c, v, o := t[0], t[1], t[2]
+		if cs.Test(uint(v)) {
+			objsOf[v] = append(objsOf[v], o)
+		}
+		if ptrs0.Test(uint(v)) {
+			if s := f.Site(ctxs.Site(o)); s.Kind == pointsto.SiteSub && fields[s.Field] != nil && !hit[[3]uint32{v, c, s.Field}] {
+				hit[[3]uint32{v, c, s.Field}] = true
+				hits[v] = append(hits[v], ctxField{c, s.Field})
+			}
+		}
+	}
+	// An access counts only if c points to root objects, never into one
+	// (&y.inner): then c refers to the object x its location lies in.
+	roots := map[uint32]bool{} // the sites of the objects the c's may point to
+	for _, a := range accs {
+		objs := slices.Compact(slices.Sorted(slices.Values(objsOf[a.c])))
+		if len(objs) == 0 || slices.ContainsFunc(objs, func(o pointsto.Ctx) bool { return f.Site(ctxs.Site(o)).Kind == pointsto.SiteSub }) {
+			continue
+		}
+		for _, o := range objs {
+			out["accObj"] = append(out["accObj"], []uint32{a.e, o})
+			out["objSite"] = append(out["objSite"], []uint32{o, ctxs.Site(o)})
+			roots[ctxs.Site(o)] = true
+		}
+		for _, v := range a.locks {
+			t, _ := tupleOf(f, "fieldAddr", v)
+			out["medium"] = append(out["medium"], []uint32{a.e, v, a.f, t[2]})
+		}
+	}
+
+	// The stores that may write into a location of one of fields a pointer
+	// into an object of one of roots (the object or a location inside it),
+	// in the same context.
+	for k := 0; k < len(stores); k += arity {
+		if len(hits[stores[k]]) > 0 {
+			froms.Set(uint(stores[k+1]))
+		}
+	}
+	carries := map[[2]uint32][]uint32{} // (context, value) -> root sites of its objects among roots
+	for t := range l.res.Tuples("pt") {
+		if c, v, o := t[0], t[1], t[2]; froms.Test(uint(v)) {
+			if h := f.Site(ctxs.Site(o)).Root; roots[h] && !slices.Contains(carries[[2]uint32{c, v}], h) {
+				carries[[2]uint32{c, v}] = append(carries[[2]uint32{c, v}], h)
+			}
+		}
+	}
+	seen := map[[3]uint32]bool{}
+	for k := 0; k < len(stores); k += arity {
+		w := uint32(k / arity)
+		for _, hit := range hits[stores[k]] {
+			for _, h := range carries[[2]uint32{hit.c, stores[k+1]}] {
+				if t := [3]uint32{w, hit.f, h}; !seen[t] {
+					seen[t] = true
+					out["fieldStore"] = append(out["fieldStore"], t[:])
+					if l.ownerStore(stores[k], stores[k+1], h) {
+						out["ownerStore"] = append(out["ownerStore"], []uint32{w, h})
+					}
+				}
+			}
+		}
+	}
+	// The fields whose struct some copy of a whole value may copy.
+	for fid, s := range fields {
+		if l.copiesStruct(s) {
+			out["copied"] = append(out["copied"], []uint32{fid})
+		}
+	}
+	return out
+}
+
+// mediumAccess recognizes access e through pointer p as a medium-grained
+// one: p is c or an address inside the object c refers to (&c.x, &c[i],
+// and chains of them), c = *(&b.f), and e holds locks &b.g on the same SSA
+// value b. A chain through a load (c.items[i], a slice loaded from c) is a
+// path of two fields and is left out.
+func (l *Locksets) mediumAccess(e, p uint32) (mediumAccess, bool) {
+	f := l.facts
+	c := p
+	for {
+		switch f.Value(c).(type) {
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+			t, ok := tupleOf(f, "fieldAddr", c)
+			if !ok {
+				return mediumAccess{}, false
+			}
+			c = t[1]
+			continue
+		}
+		break
+	}
+	load, ok := f.Value(c).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return mediumAccess{}, false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return mediumAccess{}, false
+	}
+	t, ok := tupleOf(f, "load", c)
+	if !ok || f.Value(t[1]) != fa {
+		return mediumAccess{}, false
+	}
+	field, ok := tupleOf(f, "fieldAddr", t[1])
+	if !ok {
+		return mediumAccess{}, false
+	}
+	a := mediumAccess{e: e, c: c, f: field[2], base: fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)}
+	for _, h := range l.access[e] {
+		if lock, ok := f.Value(h.Ptr).(*ssa.FieldAddr); ok && lock.X == fa.X {
+			if _, ok := tupleOf(f, "fieldAddr", h.Ptr); ok {
+				a.locks = append(a.locks, h.Ptr)
+			}
+		}
+	}
+	return a, len(a.locks) > 0
+}
+
+// ownerStore reports whether store(ptr, from) is one Store instruction that
+// writes into *ptr a new object of site h at most once per object: from is
+// the allocation of h (a heap Alloc, a MakeMap or a MakeSlice) or a slice
+// of it, the Store is the only instruction that uses both ptr and from,
+// and no way from the Store back to itself avoids the allocation (so
+// between two runs of the Store, the allocation made a new object).
+func (l *Locksets) ownerStore(ptr, from, h uint32) bool {
+	f := l.facts
+	p, v := f.Value(ptr), f.Value(from)
+	alloc := v
+	if s, ok := v.(*ssa.Slice); ok {
+		alloc = s.X
+	}
+	switch a := alloc.(type) {
+	case *ssa.Alloc:
+		if !a.Heap {
+			return false // a local's address is the same at every run
+		}
+	case *ssa.MakeMap, *ssa.MakeSlice:
+	default:
+		return false
+	}
+	if f.Site(h).Value != alloc || p.Referrers() == nil {
+		return false
+	}
+	var store *ssa.Store
+	for _, instr := range *p.Referrers() {
+		if slices.ContainsFunc(instr.Operands(nil), func(x *ssa.Value) bool { return *x == v }) {
+			s, ok := instr.(*ssa.Store)
+			if !ok || store != nil || s.Addr != p || s.Val != v {
+				return false
+			}
+			store = s
+		}
+	}
+	if store == nil {
+		return false
+	}
+	ab, sb := alloc.(ssa.Instruction).Block(), store.Block()
+	if ab == sb {
+		return true // the allocation runs before the Store in its block
+	}
+	if !ab.Dominates(sb) {
+		return false
+	}
+	for _, s := range sb.Succs {
+		if pointsto.ReachesAvoiding(s, sb, ab) {
+			return false
+		}
+	}
+	return true
+}
+
+// copiesStruct reports whether some copy of a whole value (copyLoad,
+// copyStore, copyContents: a struct or array loaded, stored, boxed into an
+// interface, copied by copy or append) may copy a struct of type s, with
+// the pointers in its fields.
+func (l *Locksets) copiesStruct(s *types.Struct) bool {
+	f := l.facts
+	memo := map[types.Type]bool{}
+	for _, rel := range []struct {
+		name string
+		col  int // the copied value
+	}{{"copyLoad", 0}, {"copyStore", 1}, {"copyContents", 1}} {
+		for _, t := range f.Tuples(rel.name) {
+			typ := f.Value(t[rel.col]).Type()
+			if sl, ok := typ.Underlying().(*types.Slice); ok {
+				typ = sl.Elem() // copy and append copy the elements
+			}
+			if holdsStruct(typ, s, memo) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdsStruct reports whether a value of type t holds a struct of type s
+// in place: t is s, or a struct or array with a field or element that
+// holds one.
+func holdsStruct(t types.Type, s *types.Struct, memo map[types.Type]bool) bool {
+	if r, ok := memo[t]; ok {
+		return r
+	}
+	memo[t] = false // a cycle goes through a pointer, slice or map: no struct in place
+	var r bool
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		r = types.Identical(u, s)
+		for i := 0; i < u.NumFields() && !r; i++ {
+			r = holdsStruct(u.Field(i).Type(), s, memo)
+		}
+	case *types.Array:
+		r = holdsStruct(u.Elem(), s, memo)
+	}
+	memo[t] = r
+	return r
+}
+
+// tupleOf returns the tuple of fact relation rel whose first column is k
+// (the facts are sorted; the first column is a key for fieldAddr and load).
+func tupleOf(f *pointsto.Facts, rel string, k uint32) ([]uint32, bool) {
+	arity, data := f.Flat(rel)
+	n := len(data) / arity
+	i := sort.Search(n, func(i int) bool { return data[i*arity] >= k })
+	if i < n && data[i*arity] == k {
+		return data[i*arity : (i+1)*arity], true
+	}
+	return nil, false
+}
