@@ -17,6 +17,8 @@
 // execution (the caller decides which: globals, objects whose allocation
 // runs once; mhp computes them), and the access pairs to check, and gives
 // the pairs it proves protected, by the Datalog rules of condmustnot.dl.
+// For the medium-grained proof it also reads the points-to the locksets
+// were computed from (pt, and the store and copy facts).
 //
 // # The locksets
 //
@@ -58,8 +60,8 @@
 //     recovered panic resumes in holds nothing.
 //   - Defining an SSA value again (a loop) drops the Held keyed on it, and on
 //     a FieldAddr of it, so a Held always means the value's current
-//     definition in the current activation: the fine-grained proof relies on
-//     it.
+//     definition in the current activation: the fine- and medium-grained
+//     proofs rely on it.
 //   - A function's entry lockset is the intersection of the locksets at all
 //     its call sites (a caller's Held keeps the caller's V id). Roots, go
 //     statements' and deferred functions, functions called from the
@@ -84,19 +86,29 @@
 //   - fine-grained locks: each access reaches one location through &b.f and
 //     holds the lock &b.g of the same SSA base b (s.mu.Lock(); s.x++): if
 //     the two locations are the same, so are the two bases, and the locks;
-//   - medium-grained locks (medium.go): each access reaches its location
-//     inside the object x that c = b.f refers to and holds the lock &b.g
-//     of the same SSA base b (b.mu.Lock(); b.c.n++), and the objects x may
-//     be are owned by field f: the only store that may put one into a
-//     location of f is one store of a fresh allocation, run once per
-//     allocation, and no copy of a struct with field f exists. Then one x
-//     is referred to by one b's field f only, so the two bases, and the
-//     locks, are the same (Naik's disjoint reachability, for a path of one
-//     field; condmustnot.dl has the proof).
+//   - medium-grained locks: each access reaches one location inside the
+//     object that c = b.f refers to (c itself as a map or pointer, &c.x,
+//     &c[i] and chains of them, c a pointer, slice or map loaded from
+//     field f of b in the access's function) and holds the lock &b.g of
+//     the same SSA value b (t.mu.Lock(); t.m[k]++, or Naik's ve := vt.f1;
+//     vt.mu.Lock(); ve.f2++), and field f has disjoint reachability for
+//     the objects both c's may point to: no object is ever referred to by
+//     two objects' fields f. That is proved per allocation site h: the
+//     only store the points-to knows that may put a reference to (or into)
+//     an object of h into a location of field f (a store whose pointer may
+//     point to such a location and whose value to such an object, in one
+//     context) is one Store instruction of the allocation's own result (a
+//     heap Alloc, MakeMap or MakeSlice, or a slice of it) that runs at most
+//     once per run of the allocation, and no copy of a whole struct or
+//     array value (load, store, boxing, copy, append) may copy a struct
+//     with field f. The typical case is &T{c: &C{}} or t.m = make(...) in
+//     T's constructor. The reasoning counts instructions, never concrete
+//     objects, so one abstract object for many concrete ones does not
+//     weaken it; condmustnot.dl has the proof.
 //
-// Goroutine-disjoint objects (Naik's thrd = this) are not proved here;
-// mhp's Order.Apart tells apart objects a go statement's runs allocate
-// anew.
+// Goroutine-disjoint objects (Naik's thrd = this) are not implemented here;
+// mhp's Order.Apart proves a Go form of them for objects allocated
+// anew before every run of a go statement.
 //
 // A channel-lock is a unique channel made with the constant capacity 1,
 // that nothing may close, and that every receive (a select's receive case
@@ -123,6 +135,11 @@
 //     (made through unsafe): a receive through a channel that points to
 //     nothing is taken to be from nil (context's emptyCtx.Done gives one).
 //
+// The medium-grained proof relies on the points-to seeing every write of a
+// pointer into a struct field: a write through unsafe or reflect, or by a
+// function that is not analyzed (reflect.Copy, typedmemmove), that puts an
+// object into a second holder's field is not seen.
+//
 // Precision limits: a receive in a deferred function (defer unlock()) never
 // holds the channel (deferred functions start holding nothing), so the
 // channel is not a channel-lock. A channel is only a global lock, never a
@@ -134,5 +151,11 @@
 // methods); the fine-grained proof needs the very same base value, so
 // q.mu.Lock(); q.x = 1 with q a captured variable (loaded twice) or a
 // field loaded twice is not proved; recursion and the call-graph
-// projection lose contexts.
+// projection lose contexts. The medium-grained proof follows one field (not
+// t.a.b), needs the lock and the load on the same SSA value b in the
+// access's function, gives up on a field that two stores may fill with one
+// site's objects (two constructors of T storing the same kind of C, a
+// setter that stores a new C it did not allocate itself, t.c = newC()),
+// and on a struct that some code copies by value (a value-receiver method
+// called on *t, fmt.Println(*t)).
 package condmustnot

@@ -347,7 +347,7 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 		fn := a.f.Value(v)
 		a.defKills[fn] = append(a.defKills[fn], v)
 		if fa, ok := fn.(*ssa.FieldAddr); ok {
-			// The fine-grained proof relates the lock to its base:
+			// The fine- and medium-grained proofs relate the lock to its base:
 			// a new base value makes the Held stale too.
 			a.defKills[fa.X] = append(a.defKills[fa.X], v)
 		}

@@ -37,6 +37,8 @@ func TestLocksets(t *testing.T) {
 		{"loop", "after", []string{"mu"}},
 		{"loop", "before", nil}, // the held lock is the previous item's: killed
 		{"fine", "incn", []string{"mu"}},
+		{"medium", "owned", []string{"mu"}},
+		{"medium", "prevlock", nil}, // the previous holder's lock: killed when t is loaded again
 		{"fine", "decm", []string{"other"}},
 		// A send on a channel of capacity 1 is held until a receive.
 		{"chanlock", "locked", []string{"mtx"}},

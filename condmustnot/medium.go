@@ -14,9 +14,9 @@ import (
 // mediumAccess is an access e that reaches its location inside the object
 // c refers to, c = *(&b.f), while it holds locks on fields of b.
 type mediumAccess struct {
-	e, c, f uint32   // E, V of c, F of f
-	locks   []uint32 // V of each held &b.g
-	base    *types.Struct
+	e, c, f uint32        // E, V of c, F of f
+	locks   [][2]uint32   // each held &b.g: its V, and g's F
+	base    *types.Struct // the struct b points to
 }
 
 // medium gives the medium-grained rule of condmustnot.dl its facts for
@@ -81,9 +81,8 @@ func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]
 			out["objSite"] = append(out["objSite"], []uint32{o, ctxs.Site(o)})
 			roots[ctxs.Site(o)] = true
 		}
-		for _, v := range a.locks {
-			t, _ := tupleOf(f, "fieldAddr", v)
-			out["medium"] = append(out["medium"], []uint32{a.e, v, a.f, t[2]})
+		for _, lock := range a.locks {
+			out["medium"] = append(out["medium"], []uint32{a.e, lock[0], a.f, lock[1]})
 		}
 	}
 
@@ -119,8 +118,10 @@ func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]
 		}
 	}
 	// The fields whose struct some copy of a whole value may copy.
+	copies := l.copiedTypes()
 	for fid, s := range fields {
-		if l.copiesStruct(s) {
+		memo := map[types.Type]bool{}
+		if slices.ContainsFunc(copies, func(t types.Type) bool { return holdsStruct(t, s, memo) }) {
 			out["copied"] = append(out["copied"], []uint32{fid})
 		}
 	}
@@ -135,17 +136,12 @@ func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]
 func (l *Locksets) mediumAccess(e, p uint32) (mediumAccess, bool) {
 	f := l.facts
 	c := p
-	for {
-		switch f.Value(c).(type) {
-		case *ssa.FieldAddr, *ssa.IndexAddr:
-			t, ok := tupleOf(f, "fieldAddr", c)
-			if !ok {
-				return mediumAccess{}, false
-			}
-			c = t[1]
-			continue
+	for x := addrBase(f.Value(c)); x != nil; x = addrBase(f.Value(c)) {
+		t, ok := tupleOf(f, "fieldAddr", c)
+		if !ok || f.Value(t[1]) != x {
+			return mediumAccess{}, false
 		}
-		break
+		c = t[1]
 	}
 	load, ok := f.Value(c).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
@@ -160,18 +156,35 @@ func (l *Locksets) mediumAccess(e, p uint32) (mediumAccess, bool) {
 		return mediumAccess{}, false
 	}
 	field, ok := tupleOf(f, "fieldAddr", t[1])
+	ptr, ok2 := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok || !ok2 {
+		return mediumAccess{}, false
+	}
+	base, ok := ptr.Elem().Underlying().(*types.Struct)
 	if !ok {
 		return mediumAccess{}, false
 	}
-	a := mediumAccess{e: e, c: c, f: field[2], base: fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)}
+	a := mediumAccess{e: e, c: c, f: field[2], base: base}
 	for _, h := range l.access[e] {
 		if lock, ok := f.Value(h.Ptr).(*ssa.FieldAddr); ok && lock.X == fa.X {
-			if _, ok := tupleOf(f, "fieldAddr", h.Ptr); ok {
-				a.locks = append(a.locks, h.Ptr)
+			if t, ok := tupleOf(f, "fieldAddr", h.Ptr); ok {
+				a.locks = append(a.locks, [2]uint32{h.Ptr, t[2]})
 			}
 		}
 	}
 	return a, len(a.locks) > 0
+}
+
+// addrBase returns the pointer or slice that address v is computed from
+// (&x.f, &x[i]), or nil.
+func addrBase(v ssa.Value) ssa.Value {
+	switch a := v.(type) {
+	case *ssa.FieldAddr:
+		return a.X
+	case *ssa.IndexAddr:
+		return a.X
+	}
+	return nil
 }
 
 // ownerStore reports whether store(ptr, from) is one Store instruction that
@@ -227,28 +240,31 @@ func (l *Locksets) ownerStore(ptr, from, h uint32) bool {
 	return true
 }
 
-// copiesStruct reports whether some copy of a whole value (copyLoad,
-// copyStore, copyContents: a struct or array loaded, stored, boxed into an
-// interface, copied by copy or append) may copy a struct of type s, with
-// the pointers in its fields.
-func (l *Locksets) copiesStruct(s *types.Struct) bool {
+// copiedTypes returns the types of the values that copies of whole values
+// (copyLoad, copyStore, copyContents: a struct or array loaded, stored,
+// boxed into an interface, copied by copy or append) copy, each once; for
+// copy and append, the slices' element types.
+func (l *Locksets) copiedTypes() []types.Type {
 	f := l.facts
-	memo := map[types.Type]bool{}
+	seen := map[types.Type]bool{}
+	var out []types.Type
 	for _, rel := range []struct {
 		name string
 		col  int // the copied value
 	}{{"copyLoad", 0}, {"copyStore", 1}, {"copyContents", 1}} {
-		for _, t := range f.Tuples(rel.name) {
-			typ := f.Value(t[rel.col]).Type()
+		arity, data := f.Flat(rel.name)
+		for k := 0; k < len(data); k += arity {
+			typ := f.Value(data[k+rel.col]).Type()
 			if sl, ok := typ.Underlying().(*types.Slice); ok {
-				typ = sl.Elem() // copy and append copy the elements
+				typ = sl.Elem()
 			}
-			if holdsStruct(typ, s, memo) {
-				return true
+			if !seen[typ] {
+				seen[typ] = true
+				out = append(out, typ)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // holdsStruct reports whether a value of type t holds a struct of type s
@@ -277,6 +293,9 @@ func holdsStruct(t types.Type, s *types.Struct, memo map[types.Type]bool) bool {
 // (the facts are sorted; the first column is a key for fieldAddr and load).
 func tupleOf(f *pointsto.Facts, rel string, k uint32) ([]uint32, bool) {
 	arity, data := f.Flat(rel)
+	if arity == 0 {
+		return nil, false
+	}
 	n := len(data) / arity
 	i := sort.Search(n, func(i int) bool { return data[i*arity] >= k })
 	if i < n && data[i*arity] == k {

@@ -24,11 +24,13 @@ const (
 // Prove returns the pairs of accesses (E ids) that a common lock keeps
 // apart, by the rules of condmustnot.dl: both hold one lock that is a
 // single object (unique gives the objects, pointsto.Ctx ids of l's points-to,
-// that exist at most once in an execution), or both hold the lock at the
-// same field of the object they access; in both cases at least one holds it
-// exclusively. A single channel of capacity 1 is a lock too if every
-// receive from it is made while holding it (condmustnot.dl's chanLock). A
-// pair not in the result may still be protected.
+// that exist at most once in an execution), both hold the lock at the
+// same field of the object they access, or both hold the lock at the same
+// field of the object whose field f led them to the accessed object, and
+// no two objects' fields f ever lead to one object; in each case at least
+// one holds it exclusively. A single channel of capacity 1 is a lock too if
+// every receive from it is made while holding it (condmustnot.dl's
+// chanLock). A pair not in the result may still be protected.
 func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (map[[2]uint32]bool, error) {
 	prog, err := parseRules()
 	if err != nil {

@@ -50,6 +50,7 @@ func TestProve(t *testing.T) {
 		{"medium", "ownedmakeslice", "ownedmakeslice", true}, // make([]int, n)
 		{"medium", "owned", "mu2", false},                    // another mutex of the holder
 		{"medium", "owned", "unlocked", false},
+		{"medium", "prevlock", "prevlock", false},     // the held lock is the previous holder's
 		{"medium", "otherbase", "owned", false},       // the lock of another holder than the one loaded from
 		{"medium", "shared", "shared", false},         // one counter stored into two holders
 		{"medium", "reassigned", "reassigned", false}, // r2.rc = r1.rc

@@ -61,6 +61,16 @@ func (t *owner) incVia(u *owner) {
 	t.mu.Unlock()
 }
 
+// lockAll updates each counter before it takes its holder's mutex, and
+// never unlocks: the mutex held at the update is the previous holder's.
+func lockAll(ts []*owner) {
+	for _, t := range ts {
+		c := t.c
+		c.n++ // @prevlock
+		t.mu.Lock()
+	}
+}
+
 // shared: one counter made for two holders.
 type shared struct {
 	mu sync.Mutex
@@ -141,6 +151,7 @@ func main() {
 
 	a, b := newOwner(4), newOwner(8)
 	run(a.inc, a.inc, b.inc, a.incOther, a.incUnlocked, func() { b.incVia(a) }, func() { a.put(1) }, func() { a.put(2) })
+	run(func() { lockAll([]*owner{newOwner(1), newOwner(1)}) })
 
 	one := &counter{}
 	s1, s2 := &shared{sc: one}, &shared{sc: one}
