@@ -63,7 +63,15 @@
 //     definition in the current activation: the fine- and medium-grained
 //     proofs rely on it.
 //   - A function's entry lockset is the intersection of the locksets at all
-//     its call sites (a caller's Held keeps the caller's V id). Roots, go
+//     its call sites (a caller's Held keeps the caller's V id). A lock held
+//     at &x.g, x passed as the callee's parameter p, is also passed as the
+//     entry lock &p.g (the callee's view of the same mutex: p is x's value
+//     for the whole activation), so a lock that each caller takes through
+//     its own value (Add and Replace each lock c.mu and call c.set) is
+//     held in the callee, relative to its receiver, and the fine- and
+//     medium-grained proofs see it on the callee's own base. A Held of the
+//     callee's own values that is not made at the call is dropped: it
+//     would name the caller's activation in the callee's (recursion). Roots, go
 //     statements' and deferred functions, functions called from the
 //     synchronization primitives or the runtime, and functions no analyzed
 //     call reaches start with nothing.

@@ -37,6 +37,10 @@ func TestLocksets(t *testing.T) {
 		{"loop", "after", []string{"mu"}},
 		{"loop", "before", nil}, // the held lock is the previous item's: killed
 		{"fine", "incn", []string{"mu"}},
+		{"entrylock", "set", []string{"mu"}},
+		{"entrylock", "item", []string{"mu", "mu"}}, // set's c.mu, and setItem's c.mu
+		{"entrylock", "bump", nil},
+		{"entrylock", "walk", []string{"mu"}}, // start's n.mu, not the next node's
 		{"medium", "owned", []string{"mu"}},
 		{"medium", "prevlock", nil}, // the previous holder's lock: killed when t is loaded again
 		{"fine", "decm", []string{"other"}},

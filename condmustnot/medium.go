@@ -166,10 +166,8 @@ func (l *Locksets) mediumAccess(e, p uint32) (mediumAccess, bool) {
 	}
 	a := mediumAccess{e: e, c: c, f: field[2], base: base}
 	for _, h := range l.access[e] {
-		if lock, ok := f.Value(h.Ptr).(*ssa.FieldAddr); ok && lock.X == fa.X {
-			if t, ok := tupleOf(f, "fieldAddr", h.Ptr); ok {
-				a.locks = append(a.locks, [2]uint32{h.Ptr, t[2]})
-			}
+		if x, g, ok := lockAddr(f, l.nV, l.entry, h.Ptr); ok && x == field[1] {
+			a.locks = append(a.locks, [2]uint32{h.Ptr, g})
 		}
 	}
 	return a, len(a.locks) > 0

@@ -91,7 +91,9 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 	}
 	slices.Sort(locks)
 	for _, v := range slices.Compact(locks) {
-		if _, ok := l.facts.Value(v).Type().Underlying().(*types.Chan); ok {
+		if v >= l.nV {
+			// An entry lock: a mutex's address, never a channel.
+		} else if _, ok := l.facts.Value(v).Type().Underlying().(*types.Chan); ok {
 			if err := db.Add("chanHeld", v); err != nil {
 				return nil, err
 			}
@@ -151,37 +153,27 @@ func (l *Locksets) accessPtrs(es []uint32) map[uint32][]uint32 {
 
 // fine returns the fine(e, v, g) tuples of accesses es: e accesses one
 // location, through a FieldAddr &b.f, and holds a lock v = &b.g on the same
-// SSA value b. An access through two pointers is left out: the proof must
-// know which location the race would be on. (An IndexAddr base is an array
-// or slice, never the base of a lock's FieldAddr, so element accesses have
-// no fine tuple.)
+// SSA value b (taken in e's function, or an entry lock on the parameter
+// b). An access through two pointers is left out: the proof must know
+// which location the race would be on. (An IndexAddr base is an array or
+// slice, never the base of a lock's FieldAddr, so element accesses have no
+// fine tuple.)
 func (l *Locksets) fine(es []uint32, ptrs map[uint32][]uint32) [][3]uint32 {
 	f := l.facts
-	lockField := map[uint32]uint32{} // held lock pointer &b.g -> g
-	for _, e := range es {
-		for _, h := range l.access[e] {
-			if _, ok := f.Value(h.Ptr).(*ssa.FieldAddr); ok {
-				lockField[h.Ptr] = pointsto.NoID
-			}
-		}
-	}
-	for _, t := range f.Tuples("fieldAddr") {
-		if _, ok := lockField[t[0]]; ok {
-			lockField[t[0]] = t[2]
-		}
-	}
 	var out [][3]uint32
 	for _, e := range es {
 		if len(ptrs[e]) != 1 {
 			continue
 		}
-		access, ok := f.Value(ptrs[e][0]).(*ssa.FieldAddr)
+		access, ok := tupleOf(f, "fieldAddr", ptrs[e][0])
 		if !ok {
 			continue
 		}
+		if _, ok := f.Value(ptrs[e][0]).(*ssa.FieldAddr); !ok {
+			continue
+		}
 		for _, h := range l.access[e] {
-			lock, ok := f.Value(h.Ptr).(*ssa.FieldAddr)
-			if g := lockField[h.Ptr]; ok && g != pointsto.NoID && lock.X == access.X {
+			if x, g, ok := lockAddr(f, l.nV, l.entry, h.Ptr); ok && x == access[1] {
 				out = append(out, [3]uint32{e, h.Ptr, g})
 			}
 		}

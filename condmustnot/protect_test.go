@@ -39,6 +39,12 @@ func TestProve(t *testing.T) {
 		{"fine", "incn", "incn", true},
 		{"fine", "incm", "decm", false}, // two different mutexes
 		{"fine", "xfer", "incn", false}, // the lock's base is not the accessed object
+		// Fine-grained locks held by every caller of a helper, on the
+		// argument the helper receives.
+		{"entrylock", "set", "set", true},
+		{"entrylock", "bump", "bump", false},   // one caller holds another mutex
+		{"entrylock", "store", "store", false}, // give holds the mutex of another cache
+		{"entrylock", "walk", "walk", false},   // recursion into the next node, whose mutex is not held
 		{"loop", "after", "gox", true},
 		{"loop", "before", "gox2", false}, // the held lock is the previous item's
 		// Medium-grained locks: the lock is a field of the holder whose
@@ -57,6 +63,7 @@ func TestProve(t *testing.T) {
 		{"medium", "looped", "looped", false},         // stored in a loop that does not allocate it anew
 		{"medium", "copied", "copied", false},         // *p2 = *p1
 		{"medium", "param", "param", false},           // the stored counter comes from the caller
+		{"entrylock", "item", "item", true},           // c.items, two calls below the callers' c.mu.Lock
 		// Channel-locks: a unique channel of capacity 1, never closed, that
 		// every receiver holds.
 		{"chanlock", "locked", "locked", true},

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
-	"go/types"
 	"slices"
 	"strconv"
 	"strings"
@@ -239,43 +238,10 @@ func (b *builder) access(a races.Access, g uint32) Access {
 	}
 	if b.res.Locks != nil {
 		for _, h := range b.res.Locks.Access(a.E) {
-			lock := lockDesc(f, h.Ptr)
-			if h.Read {
-				lock += " (read-locked)"
-			}
-			out.Locks = append(out.Locks, lock)
+			out.Locks = append(out.Locks, b.res.Locks.Name(h))
 		}
 	}
 	return out
-}
-
-// lockDesc names a lock by the expression its address comes from.
-func lockDesc(f *pointsto.Facts, v uint32) string {
-	val := f.Value(v)
-	name := val.Name()
-	switch val := val.(type) {
-	case *ssa.FieldAddr:
-		name = "&" + val.X.Name() + "." + fieldName(val)
-	case *ssa.Global:
-		name = "&" + val.Name()
-	case *ssa.Alloc:
-		if val.Comment != "" {
-			name = "&" + val.Comment
-		}
-	}
-	if p := f.ValuePos(v); p.IsValid() {
-		return fmt.Sprintf("%s (%s:%d)", name, p.Filename, p.Line)
-	}
-	return name
-}
-
-func fieldName(fa *ssa.FieldAddr) string {
-	if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
-		if st, ok := ptr.Elem().Underlying().(*types.Struct); ok && fa.Field < st.NumFields() {
-			return st.Field(fa.Field).Name()
-		}
-	}
-	return fmt.Sprint("field ", fa.Field)
 }
 
 func (b *builder) goroutine(g uint32) Goroutine {
