@@ -107,7 +107,11 @@
 //     point to such a location and whose value to such an object, in one
 //     context) is one Store instruction of the allocation's own result (a
 //     heap Alloc, MakeMap or MakeSlice, or a slice of it) that runs at most
-//     once per run of the allocation, and no copy of a whole struct or
+//     once per run of the allocation, or of a parameter that the
+//     allocation's objects reach at most once each (one call site may pass
+//     them, not repeated in its function, passing the allocation made
+//     there or such a parameter of its own: New allocating a map for
+//     newCache(m) to store), and no copy of a whole struct or
 //     array value (load, store, boxing, copy, append) may copy a struct
 //     with field f. The typical case is &T{c: &C{}} or t.m = make(...) in
 //     T's constructor. The reasoning counts instructions, never concrete
@@ -163,7 +167,7 @@
 // t.a.b), needs the lock and the load on the same SSA value b in the
 // access's function, gives up on a field that two stores may fill with one
 // site's objects (two constructors of T storing the same kind of C, a
-// setter that stores a new C it did not allocate itself, t.c = newC()),
+// C allocated by a callee, t.c = newC()),
 // and on a struct that some code copies by value (a value-receiver method
 // called on *t, fmt.Println(*t)).
 package condmustnot

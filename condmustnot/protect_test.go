@@ -62,7 +62,9 @@ func TestProve(t *testing.T) {
 		{"medium", "reassigned", "reassigned", false}, // r2.rc = r1.rc
 		{"medium", "looped", "looped", false},         // stored in a loop that does not allocate it anew
 		{"medium", "copied", "copied", false},         // *p2 = *p1
-		{"medium", "param", "param", false},           // the stored counter comes from the caller
+		{"medium", "param", "param", false},           // the caller gives one counter to two holders
+		{"medium", "given", "given", true},            // allocated by the caller's caller, passed down once per allocation
+		{"medium", "givenloop", "givenloop", false},   // one counter passed at each run of a loop
 		{"entrylock", "item", "item", true},           // c.items, two calls below the callers' c.mu.Lock
 		// Channel-locks: a unique channel of capacity 1, never closed, that
 		// every receiver holds.
