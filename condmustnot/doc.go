@@ -76,6 +76,13 @@
 //     synchronization primitives or the runtime, and functions no analyzed
 //     call reaches start with nothing.
 //
+// Locksets.ByGoroutine gives the same dataflow per abstract goroutine, on
+// demand: a function's entry lockset in goroutine g is met over the calls
+// made in g only (a call stack belongs to one goroutine), each from its
+// caller's entry lockset in g, with the global entry where calls form a
+// cycle. Prove and ProveInstances then decide pairs of instances, an access
+// with the locks of one goroutine.
+//
 // The dataflow does not run in packages sync, sync/atomic, internal/sync,
 // runtime and internal/runtime/...: their lock effects are the modeled
 // lockOp call sites, so they hold no lockset; their calls back into user

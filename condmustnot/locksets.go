@@ -38,8 +38,7 @@ type Locksets struct {
 	access [][]Held                  // by E; nil when no lock is held
 	objs   map[uint32][]pointsto.Ctx // lock, unlock, send and receive pointers, and entry locks -> the objects they may be, sorted
 	chans  chanLocks
-	nV     uint32      // the first entry lock id
-	entry  []entryLock // by id - nV
+	flow   *analysis // the dataflow's state: entry locks, and the locksets per goroutine
 }
 
 // chanLocks is what Prove needs to decide which channels act as locks.
@@ -192,7 +191,7 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 	a.summarize()
 	a.summarizeAcquires()
 	a.solve()
-	return &Locksets{facts: f, res: r, access: a.held, objs: a.objs, chans: a.chanLocks(), nV: a.nV, entry: a.entryLocks}
+	return &Locksets{facts: f, res: r, access: a.held, objs: a.objs, chans: a.chanLocks(), flow: a}
 }
 
 // runsFlow reports whether the dataflow runs on m's body: not for the
@@ -761,7 +760,7 @@ func (a *analysis) exitSet(m uint32) lockset {
 	for len(work) > 0 {
 		b := work[0]
 		work = work[1:]
-		a.block(m, b, in[b.Index], false, func(s *ssa.BasicBlock, out lockset) {
+		a.block(m, b, in[b.Index], nil, func(s *ssa.BasicBlock, out lockset) {
 			if !reached[s.Index] {
 				in[s.Index], reached[s.Index] = out, true
 				work = append(work, s)
@@ -777,7 +776,7 @@ func (a *analysis) exitSet(m uint32) lockset {
 		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok || !reached[b.Index] {
 			continue
 		}
-		a.block(m, b, in[b.Index], false, func(*ssa.BasicBlock, lockset) {})
+		a.block(m, b, in[b.Index], nil, func(*ssa.BasicBlock, lockset) {})
 		out := a.lastOut
 		if first {
 			exit, first = out, false
@@ -848,6 +847,28 @@ func (a *analysis) enter(m uint32, s lockset) {
 // run computes the locksets in m's body from its entry lockset, records
 // them at its accesses and passes them to its callees.
 func (a *analysis) run(m uint32) {
+	// The entry never holds a Held of m's own values (which would name
+	// another activation's): translate drops them at every call.
+	a.flowFrom(m, a.entry[m], func(instr ssa.Instruction, held lockset) {
+		for _, e := range a.access[instr] {
+			if len(held) > 0 {
+				a.held[e] = slices.Clone(held)
+			}
+		}
+		for _, i := range a.calls[instr] {
+			if !a.goCall[i] && !a.defer_[i] {
+				for _, c := range a.cg[i] {
+					a.enter(c, a.translate(i, c, held))
+				}
+			}
+		}
+	})
+}
+
+// flowFrom runs the dataflow of m's body from the entry lockset entry to
+// its fixpoint, then passes visit each instruction with the lockset
+// before it.
+func (a *analysis) flowFrom(m uint32, entry lockset, visit func(ssa.Instruction, lockset)) {
 	fn := a.f.Func(m)
 	in := make([]lockset, len(fn.Blocks))
 	reached, inWork := make([]bool, len(fn.Blocks)), make([]bool, len(fn.Blocks))
@@ -861,17 +882,16 @@ func (a *analysis) run(m uint32) {
 		in[b.Index], reached[b.Index] = s, true
 		push(b)
 	}
-	// The entry never holds a Held of m's own values (which would name
-	// another activation's): the first call that reaches m is made before
-	// m has run, and meets only shrink the entry.
-	start(fn.Blocks[0], a.entry[m])
+	start(fn.Blocks[0], entry)
 	if fn.Recover != nil {
 		start(fn.Recover, nil) // after a recovered panic the deferred calls have run
 	}
+	// Terminates: a block is queued again only when its input shrinks,
+	// and a lockset holds finitely many Helds.
 	for len(work) > 0 {
 		b := work[0]
 		work, inWork[b.Index] = work[1:], false
-		a.block(m, b, in[b.Index], false, func(s *ssa.BasicBlock, out lockset) {
+		a.block(m, b, in[b.Index], nil, func(s *ssa.BasicBlock, out lockset) {
 			if !reached[s.Index] {
 				start(s, out)
 				return
@@ -884,30 +904,19 @@ func (a *analysis) run(m uint32) {
 	}
 	for _, b := range fn.Blocks {
 		if reached[b.Index] {
-			a.block(m, b, in[b.Index], true, func(*ssa.BasicBlock, lockset) {})
+			a.block(m, b, in[b.Index], visit, func(*ssa.BasicBlock, lockset) {})
 		}
 	}
 }
 
 // block applies the instructions of b to the lockset in and passes the
-// result of each outgoing edge to succ. With record, it stores the locksets
-// at accesses and passes those at calls to the callees.
-func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, record bool, succ func(*ssa.BasicBlock, lockset)) {
+// result of each outgoing edge to succ. A non-nil visit gets each
+// instruction with the lockset before it.
+func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, visit func(ssa.Instruction, lockset), succ func(*ssa.BasicBlock, lockset)) {
 	s := state{held: slices.Clone(in)}
 	for _, instr := range b.Instrs {
-		if record {
-			for _, e := range a.access[instr] {
-				if len(s.held) > 0 {
-					a.held[e] = slices.Clone(s.held)
-				}
-			}
-			for _, i := range a.calls[instr] {
-				if !a.goCall[i] && !a.defer_[i] {
-					for _, c := range a.cg[i] {
-						a.enter(c, a.translate(i, c, s.held))
-					}
-				}
-			}
+		if visit != nil {
+			visit(instr, s.held)
 		}
 		if v, ok := instr.(ssa.Value); ok {
 			if ptrs := a.defKills[v]; ptrs != nil {
@@ -1095,14 +1104,14 @@ func (a *analysis) release(s *state, b *bitset.BitSet) {
 
 // Name names the lock of h by the expression its address comes from, and
 // where it is: "&c.mu (cache.go:61)". An entry lock is named by the
-// callee's parameter, "&c.mu (cache.go:70, held by every caller)".
+// callee's parameter, "&c.mu (cache.go:70, held by its callers)".
 func (l *Locksets) Name(h Held) string {
 	f := l.facts
 	v, suffix := h.Ptr, ""
 	var name string
-	if h.Ptr >= l.nV {
-		e := l.entry[h.Ptr-l.nV]
-		v, suffix = e.base, ", held by every caller"
+	if h.Ptr >= l.flow.nV {
+		e := l.flow.entryLocks[h.Ptr-l.flow.nV]
+		v, suffix = e.base, ", held by its callers"
 		name = "&" + f.Value(v).Name() + "." + f.Field(e.field).Name()
 	} else {
 		switch val := f.Value(v).(type) {

@@ -11,24 +11,24 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// mediumAccess is an access e that reaches its location inside the object
-// c refers to, c = *(&b.f), while it holds locks on fields of b.
+// mediumAccess is an access (instance x) that reaches its location inside
+// the object c refers to, c = *(&b.f), while it holds locks on fields of b.
 type mediumAccess struct {
-	e, c, f uint32        // E, V of c, F of f
+	x, c, f uint32        // the instance, V of c, F of f
 	locks   [][2]uint32   // each held &b.g: its V, and g's F
 	base    *types.Struct // the struct b points to
 }
 
 // medium gives the medium-grained rule of condmustnot.dl its facts for
-// accesses es, whose pointers (read, write, mapRead, mapWrite) ptrs gives:
+// instances xs, whose pointers (read, write, mapRead, mapWrite) ptrs gives by E:
 // the tuples of medium, accObj, objSite, fieldStore, ownerStore and copied
 // by relation name (condmustnot.dl says what they mean).
-func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]uint32 {
+func (l *Locksets) medium(insts []Instance, xs []uint32, ptrs map[uint32][]uint32) map[string][][]uint32 {
 	out := map[string][][]uint32{}
 	var accs []mediumAccess
-	for _, e := range es {
-		if len(ptrs[e]) == 1 {
-			if a, ok := l.mediumAccess(e, ptrs[e][0]); ok {
+	for _, x := range xs {
+		if e := insts[x].E; len(ptrs[e]) == 1 {
+			if a, ok := l.mediumAccess(x, insts[x].Held, ptrs[e][0]); ok {
 				accs = append(accs, a)
 			}
 		}
@@ -77,12 +77,12 @@ func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]
 			continue
 		}
 		for _, o := range objs {
-			out["accObj"] = append(out["accObj"], []uint32{a.e, o})
+			out["accObj"] = append(out["accObj"], []uint32{a.x, o})
 			out["objSite"] = append(out["objSite"], []uint32{o, ctxs.Site(o)})
 			roots[ctxs.Site(o)] = true
 		}
 		for _, lock := range a.locks {
-			out["medium"] = append(out["medium"], []uint32{a.e, lock[0], a.f, lock[1]})
+			out["medium"] = append(out["medium"], []uint32{a.x, lock[0], a.f, lock[1]})
 		}
 	}
 
@@ -129,12 +129,12 @@ func (l *Locksets) medium(es []uint32, ptrs map[uint32][]uint32) map[string][][]
 	return out
 }
 
-// mediumAccess recognizes access e through pointer p as a medium-grained
-// one: p is c or an address inside the object c refers to (&c.x, &c[i],
-// and chains of them), c = *(&b.f), and e holds locks &b.g on the same SSA
-// value b. A chain through a load (c.items[i], a slice loaded from c) is a
+// mediumAccess recognizes an access through pointer p, instance inst
+// holding held, as a medium-grained one: p is c or an address inside the object c
+// refers to (&c.x, &c[i], and chains of them), c = *(&b.f), and it holds
+// locks &b.g on the same SSA value b. A chain through a load (c.items[i], a slice loaded from c) is a
 // path of two fields and is left out.
-func (l *Locksets) mediumAccess(e, p uint32) (mediumAccess, bool) {
+func (l *Locksets) mediumAccess(inst uint32, held []Held, p uint32) (mediumAccess, bool) {
 	f := l.facts
 	c := p
 	for x := addrBase(f.Value(c)); x != nil; x = addrBase(f.Value(c)) {
@@ -165,9 +165,9 @@ func (l *Locksets) mediumAccess(e, p uint32) (mediumAccess, bool) {
 	if !ok {
 		return mediumAccess{}, false
 	}
-	a := mediumAccess{e: e, c: c, f: field[2], base: base}
-	for _, h := range l.access[e] {
-		if x, g, ok := lockAddr(f, l.nV, l.entry, h.Ptr); ok && x == field[1] {
+	a := mediumAccess{x: inst, c: c, f: field[2], base: base}
+	for _, h := range held {
+		if x, g, ok := lockAddr(f, l.flow.nV, l.flow.entryLocks, h.Ptr); ok && x == field[1] {
 			a.locks = append(a.locks, [2]uint32{h.Ptr, g})
 		}
 	}

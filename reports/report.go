@@ -236,10 +236,8 @@ func (b *builder) access(a races.Access, g uint32) Access {
 	for _, fr := range b.paths.to(g, a.E) {
 		out.Path = append(out.Path, Frame{Func: fr.fn, Pos: b.position(fr.pos)})
 	}
-	if b.res.Locks != nil {
-		for _, h := range b.res.Locks.Access(a.E) {
-			out.Locks = append(out.Locks, b.res.Locks.Name(h))
-		}
+	for _, h := range b.res.Held(a.E, g) {
+		out.Locks = append(out.Locks, b.res.Locks.Name(h))
 	}
 	return out
 }
