@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -263,8 +264,52 @@ func (f *Facts) ValuePos(id uint32) token.Position { return f.position(f.values[
 // CallPos returns the source position of a call site.
 func (f *Facts) CallPos(id uint32) token.Position { return f.position(f.calls[id].Pos()) }
 
-// AccessPos returns the source position of an access.
-func (f *Facts) AccessPos(id uint32) token.Position { return f.position(accessPos(f.accesses[id])) }
+// AccessPos returns the source position of an access or, where go/ssa
+// gives it none (an implicit load, a wrapper method, code synthesized for
+// range-over-func), the nearest one (nearestPos).
+func (f *Facts) AccessPos(id uint32) token.Position { return f.position(nearestPos(f.accesses[id])) }
+
+// nearestPos returns instr's position, or the nearest one in the source:
+// the closest instruction of its block with a position, before it then
+// after it; else the position of its function, or of the declaration the
+// function was made from (the method a wrapper calls), or of the function
+// it is nested in; for a package initializer, the package's first
+// declaration.
+func nearestPos(instr ssa.Instruction) token.Pos {
+	if p := accessPos(instr); p.IsValid() {
+		return p
+	}
+	if b := instr.Block(); b != nil {
+		i := slices.Index(b.Instrs, instr)
+		for k := i - 1; k >= 0; k-- {
+			if p := accessPos(b.Instrs[k]); p.IsValid() {
+				return p
+			}
+		}
+		for k := i + 1; k < len(b.Instrs); k++ {
+			if p := accessPos(b.Instrs[k]); p.IsValid() {
+				return p
+			}
+		}
+	}
+	for fn := instr.Parent(); fn != nil; fn = fn.Parent() {
+		if fn.Pos().IsValid() {
+			return fn.Pos()
+		}
+		if obj := fn.Object(); obj != nil && obj.Pos().IsValid() {
+			return obj.Pos()
+		}
+	}
+	first := token.NoPos
+	if pkg := instr.Parent().Pkg; pkg != nil {
+		for _, m := range pkg.Members {
+			if p := m.Pos(); p.IsValid() && (!first.IsValid() || p < first) {
+				first = p
+			}
+		}
+	}
+	return first
+}
 
 func accessPos(instr ssa.Instruction) token.Pos {
 	switch instr := instr.(type) {
