@@ -126,34 +126,37 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 		next.Calls[i] = k
 	}
 	changed := false
+	var objs []pointsto.Ctx
 	for _, race := range rr.Races {
-		for _, loc := range race.Locations {
-			elems := r.Contexts.Elements(loc)
-			// A location inside an object has the object's heap context:
-			// refine the object's root site.
-			elems[0].ID = f.Site(elems[0].ID).Root
-			key := fmt.Sprint(elems)
-			if seen[key] || repeats(elems) {
-				continue
+		objs = append(objs, race.Locations...)
+	}
+	objs = append(objs, holders(r, objs)...)
+	for _, loc := range objs {
+		elems := r.Contexts.Elements(loc)
+		// A location inside an object has the object's heap context:
+		// refine the object's root site.
+		elems[0].ID = f.Site(elems[0].ID).Root
+		key := fmt.Sprint(elems)
+		if seen[key] || repeats(elems) {
+			continue
+		}
+		seen[key] = true
+		k := len(elems) + 1
+		for _, e := range elems {
+			m := next.Calls
+			if e.Site {
+				m = next.Sites
 			}
-			seen[key] = true
-			k := len(elems) + 1
-			for _, e := range elems {
-				m := next.Calls
-				if e.Site {
-					m = next.Sites
+			old, ok := m[e.ID]
+			if !ok {
+				old = sigma.DefaultSite
+				if !e.Site {
+					old = sigma.DefaultCalls
 				}
-				old, ok := m[e.ID]
-				if !ok {
-					old = sigma.DefaultSite
-					if !e.Site {
-						old = sigma.DefaultCalls
-					}
-				}
-				if k > old {
-					m[e.ID] = k
-					changed = true
-				}
+			}
+			if k > old {
+				m[e.ID] = k
+				changed = true
 			}
 		}
 	}
@@ -161,6 +164,44 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 		return nil
 	}
 	return next
+}
+
+// holders returns the objects that have a field, element or content that
+// may point to (or into) one of objs: the containers through which the
+// racing accesses reach them. Refining only the raced object splits it by
+// its allocation's context, but a container that stays merged still hands
+// every split object to every access (one abstract cache, two maps).
+func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
+	cs := r.Contexts
+	parent := map[pointsto.Ctx]pointsto.Ctx{} // sub-object -> the object it lies in
+	for t := range r.Tuples("subObj") {
+		parent[t[2]] = t[0]
+	}
+	root := func(o pointsto.Ctx) pointsto.Ctx {
+		for {
+			p, ok := parent[o]
+			if !ok {
+				return o
+			}
+			o = p
+		}
+	}
+	raced := map[pointsto.Ctx]bool{}
+	for _, o := range objs {
+		raced[root(o)] = true
+	}
+	seen := map[pointsto.Ctx]bool{}
+	var out []pointsto.Ctx
+	for t := range r.Tuples("hpt") {
+		if raced[root(t[1])] {
+			if h := root(t[0]); !raced[h] && !seen[h] && cs.Site(h) != cs.Site(root(t[1])) {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // racePairs returns the access pairs (E ids) of the races.

@@ -93,6 +93,39 @@ func TestFig41(t *testing.T) {
 	}
 }
 
+// Refining a raced object alone is not enough when the object that holds
+// it stays merged (testdata/races/demand_container: one abstract cache
+// holds the maps of both constructor calls): the loop raises the holder's
+// site too, and the false race goes.
+func TestHolders(t *testing.T) {
+	a := analyzer(t, "./testdata/races/demand_container")
+	once, err := Run(a, Options{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(once.Races.Races) == 0 {
+		t.Fatal("at k = 1 no race is reported: the test checks nothing")
+	}
+	res, err := Run(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := racePositions(res); len(got) > 0 {
+		t.Errorf("after %d iterations, races remain: %v", len(res.Iterations), got)
+	}
+	raised := map[string]bool{}
+	for h, k := range res.Sigma.Sites {
+		if k > 1 {
+			raised[a.Facts.Site(h).Value.String()] = true
+		}
+	}
+	for _, want := range []string{"new cache (complit)", "make map[string]int 0:int"} {
+		if !raised[want] {
+			t.Errorf("k not raised at %q; raised: %v", want, raised)
+		}
+	}
+}
+
 // TestAgreesWithK3 runs the loop and uniform k = 3 on all of
 // testdata/races: the loop must report every race k = 3 reports and no
 // race k = 3 proves absent.

@@ -96,6 +96,7 @@ var knownWrong = map[string]string{
 	"cond_write_after_signal_racy": "sync.Cond is not modeled: the race is found, and a false one with it",
 	"context_cancel":               "context cancellation (close inside the context package) is not modeled",
 	"ctor_two_objects":             "needs k = 2 at the constructor's allocation site (the demand loop, issue 5)",
+	"demand_container":             "needs k = 2 at the map's and at its holder's site (the demand loop: demand.TestHolders)",
 	"naik_fig3_1_thrd_this":        "goroutine-disjoint objects are not proved (condmustnot)",
 	"naik_fig4_1":                  "needs k > 1 for its sites (the demand loop, issue 5)",
 	"once":                         "sync.Once is not modeled",
