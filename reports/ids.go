@@ -21,9 +21,9 @@ import (
 // allocations of that function.
 type ids struct {
 	f          *pointsto.Facts
-	accessesOf map[uint32][]uint32 // by function (M): its accesses (E), in instruction order
-	sitesOf    map[uint32][]uint32 // by function (M): its root sites (H), in instruction order
-	ordinals   map[uint32]int      // by access: its ordinal among same-shaped accesses of its function
+	accessesOf map[uint32][]uint32        // by function (M): its accesses (E), in instruction order
+	sitesOf    map[*ssa.Function][]uint32 // by function: its root sites (H), in instruction order
+	ordinals   map[uint32]int             // by access: its ordinal among same-shaped accesses of its function
 }
 
 func newIDs(f *pointsto.Facts) *ids {
@@ -54,8 +54,8 @@ func (x *ids) location(h uint32) string {
 		key = root.Kind.String() + " " + v.String()
 	default:
 		key = root.Kind.String() + " " + typeString(root.Type)
-		if root.Func != pointsto.NoID {
-			key += " in " + f.Func(root.Func).String() + " #" + strconv.Itoa(x.siteOrdinal(h))
+		if fn := x.siteFunc(h); fn != nil {
+			key += " in " + fn.String() + " #" + strconv.Itoa(x.siteOrdinal(h))
 		}
 	}
 	for k := len(path) - 1; k >= 0; k-- {
@@ -71,21 +71,39 @@ func typeString(t types.Type) string {
 	return types.TypeString(t, nil)
 }
 
+// siteFunc returns the function whose instruction creates root site h:
+// the allocating function, or for a synthetic site made at a call (the
+// result of a function not analyzed) the caller; nil for globals and
+// function objects.
+func (x *ids) siteFunc(h uint32) *ssa.Function {
+	site := x.f.Site(h)
+	if site.Func != pointsto.NoID {
+		return x.f.Func(site.Func)
+	}
+	if instr, ok := site.Value.(ssa.Instruction); ok {
+		return instr.Parent()
+	}
+	return nil
+}
+
 // siteOrdinal returns the ordinal of root site h among the root sites of
 // its function with its kind and type.
 func (x *ids) siteOrdinal(h uint32) int {
 	f := x.f
 	if x.sitesOf == nil {
-		x.sitesOf = map[uint32][]uint32{}
+		x.sitesOf = map[*ssa.Function][]uint32{}
 		for s := range uint32(f.Size(pointsto.DomH)) {
-			if site := f.Site(s); site.Kind != pointsto.SiteSub && site.Func != pointsto.NoID {
-				x.sitesOf[site.Func] = append(x.sitesOf[site.Func], s)
+			if f.Site(s).Kind == pointsto.SiteSub {
+				continue
+			}
+			if fn := x.siteFunc(s); fn != nil {
+				x.sitesOf[fn] = append(x.sitesOf[fn], s)
 			}
 		}
 	}
 	site := f.Site(h)
 	n := 0
-	for _, s := range x.sitesOf[site.Func] {
+	for _, s := range x.sitesOf[x.siteFunc(h)] {
 		if s == h {
 			break
 		}

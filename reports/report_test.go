@@ -251,3 +251,44 @@ func TestStableIDs(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONLayout checks that the streamed JSON is laid out as json.Indent
+// lays it out, with or without errors, and has times only when asked.
+func TestJSONLayout(t *testing.T) {
+	r, res := analyze(t, writeModule(t, twoLocations))
+	for _, tc := range []struct {
+		name    string
+		errors  []string
+		timings bool
+	}{
+		{"plain", nil, false},
+		{"errors", []string{"pkg: main.go:1:1: broken"}, false},
+		{"timings", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Build(r, res, Options{MaxPaths: 1, Timings: tc.timings})
+			rep.Errors = tc.errors
+			var out, indented bytes.Buffer
+			if err := rep.WriteJSON(&out); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Indent(&indented, out.Bytes(), "", "  "); err != nil || indented.String() != out.String() {
+				t.Errorf("not laid out as json.Indent does (%v):\n%s", err, out.String())
+			}
+			var got struct {
+				Races  []json.RawMessage
+				Errors []string
+				Stats  struct{ Seconds map[string]float64 }
+			}
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Races) != 3 || strings.Join(got.Errors, ",") != strings.Join(tc.errors, ",") {
+				t.Errorf("%d races, errors %q; want 3, %q", len(got.Races), got.Errors, tc.errors)
+			}
+			if (got.Stats.Seconds != nil) != tc.timings {
+				t.Errorf("stats.seconds %v with Timings %v", got.Stats.Seconds, tc.timings)
+			}
+		})
+	}
+}

@@ -113,8 +113,8 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 		for k, a := range race.Accesses {
 			fmt.Fprintf(bw, "\n%s at %s by %s:\n", opName(a, k == 1), a.Pos, describe(a.Goroutine))
-			for i := len(a.Path) - 1; i >= 0; i-- {
-				fmt.Fprintf(bw, "  %s()\n      %s\n", a.Path[i].Func, a.Path[i].Pos)
+			for j := len(a.Path) - 1; j >= 0; j-- {
+				fmt.Fprintf(bw, "  %s()\n      %s\n", a.Path[j].Func, a.Path[j].Pos)
 			}
 			if len(a.Locks) > 0 {
 				fmt.Fprintf(bw, "  locks held: %s\n", strings.Join(a.Locks, ", "))
