@@ -26,6 +26,7 @@ func runCheck(args []string) int {
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
 	k := fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)")
 	onDemand := fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)")
+	maxPaths := fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)")
 	maxContexts := fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [packages]\n\n"+
@@ -46,6 +47,9 @@ func runCheck(args []string) int {
 	fail := func(err error) int {
 		fmt.Fprintf(os.Stderr, "chordgo check: %v\n", err)
 		return 2
+	}
+	if *maxPaths < 0 {
+		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *maxPaths))
 	}
 	prog, err := lf.load(fs.Args())
 	if err != nil {
@@ -69,7 +73,7 @@ func runCheck(args []string) int {
 		return fail(err)
 	}
 	t = time.Now()
-	rep := reports.Build(dr.PointsTo, dr.Races)
+	rep := reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *maxPaths, Timings: *stats})
 	rep.Stats.Demand = reports.DemandStats(dr)
 	for name, d := range map[string]time.Duration{
 		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
@@ -96,7 +100,7 @@ func runCheck(args []string) int {
 	switch {
 	case len(prog.Errors) > 0:
 		return 2
-	case len(rep.Races) > 0:
+	case rep.Stats.Pairs.Ultimate > 0:
 		return 1
 	}
 	return 0

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -53,8 +52,9 @@ func TestCheck(t *testing.T) {
 		code int
 		want []string // substrings of standard output
 	}{
-		{"race", []string{"check", racy}, 1, []string{"WARNING: DATA RACE", "main.go:11:3", "main.go:14:2", "Location: variable x"}},
-		{"no race", []string{"check", testdata(t, "races", "chan_unbuffered_send")}, 0, []string{"chordgo: 0 data race(s)"}},
+		{"race", []string{"check", racy}, 1, []string{"WARNING: DATA RACE", "main.go:11:3", "main.go:14:2", "Location: variable x", "chordgo: 1 location, 1 access pair\n"}},
+		{"no race", []string{"check", testdata(t, "races", "chan_unbuffered_send")}, 0, []string{"chordgo: 0 locations, 0 access pairs\n"}},
+		{"bad -paths", []string{"check", "-paths", "-1", racy}, 2, nil},
 		{"stage off", []string{"check", "-mhp=false", testdata(t, "races", "chan_unbuffered_send")}, 1, []string{"WARNING: DATA RACE"}},
 		{"broken package", []string{"check", testdata(t, "check") + "/..."}, 2, []string{"check/racy/main.go:9:3"}},
 		{"bad flag", []string{"check", "-nosuchflag"}, 2, nil},
@@ -74,8 +74,8 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestCheckJSON checks the documented schema on one race, and that two runs
-// print the same report (apart from times).
+// TestCheckJSON checks the documented schema on one race, that two runs
+// print the same bytes, and that times are only printed with -stats.
 func TestCheckJSON(t *testing.T) {
 	dir := testdata(t, "races", "closure_write_racy")
 	code, out := runCaptured(t, "check", "-json", dir)
@@ -84,7 +84,8 @@ func TestCheckJSON(t *testing.T) {
 	}
 	var rep struct {
 		Races []struct {
-			Location struct{ Kind, Desc string }
+			ID       string
+			Location struct{ ID, Kind, Desc string }
 			Accesses []struct {
 				Pos, Op, Func string
 				Goroutine     struct{ Kind, Entry string }
@@ -109,6 +110,9 @@ func TestCheckJSON(t *testing.T) {
 		t.Fatalf("want one race of two accesses: %s", out)
 	}
 	race := rep.Races[0]
+	if race.ID == "" || race.Location.ID == "" {
+		t.Errorf("race id %q, location id %q: want both", race.ID, race.Location.ID)
+	}
 	if race.Location.Kind != "variable" {
 		t.Errorf("location kind %q, want variable", race.Location.Kind)
 	}
@@ -137,9 +141,17 @@ func TestCheckJSON(t *testing.T) {
 	if d := rep.Stats.Demand; d.Iterations < 1 || len(d.RacePairs) != d.Iterations || len(d.SitesByK) == 0 {
 		t.Errorf("stats.demand %+v", d)
 	}
-	times := regexp.MustCompile(`(?m)^\s*("[a-z-]+": )?[0-9.e-]+,?$`)
-	_, again := runCaptured(t, "check", "-json", dir)
-	if times.ReplaceAllString(out, "") != times.ReplaceAllString(again, "") {
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, []byte(out), "", "  "); err != nil || indented.String() != out {
+		t.Errorf("JSON not indented as json.Indent does (%v):\n%s", err, out)
+	}
+	if strings.Contains(out, `"seconds"`) {
+		t.Errorf("times without -stats:\n%s", out)
+	}
+	if _, again := runCaptured(t, "check", "-json", dir); again != out {
 		t.Errorf("two runs differ:\n%s\n%s", out, again)
+	}
+	if _, withStats := runCaptured(t, "check", "-json", "-stats", dir); !strings.Contains(withStats, `"seconds"`) {
+		t.Errorf("no times with -stats:\n%s", withStats)
 	}
 }
