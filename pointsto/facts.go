@@ -270,23 +270,25 @@ func (f *Facts) CallPos(id uint32) token.Position { return f.position(f.calls[id
 func (f *Facts) AccessPos(id uint32) token.Position { return f.position(nearestPos(f.accesses[id])) }
 
 // nearestPos returns instr's position, or the nearest one in the source:
-// the closest instruction of its block with a position, before it then
-// after it; else the position of its function, or of the declaration the
-// function was made from (the method a wrapper calls), or of the function
-// it is nested in; for a package initializer, the package's first
-// declaration.
+// the closest instruction of its block with a position, after it then
+// before it (a named result is loaded, with no position, just before its
+// return statement); else the position of its function, or of the
+// declaration the function was made from (the method a wrapper calls), or
+// of the function it is nested in; for a package initializer, the
+// package's first declaration in file order (token.Pos order depends on
+// the order in which files were loaded).
 func nearestPos(instr ssa.Instruction) token.Pos {
 	if p := accessPos(instr); p.IsValid() {
 		return p
 	}
 	if b := instr.Block(); b != nil {
 		i := slices.Index(b.Instrs, instr)
-		for k := i - 1; k >= 0; k-- {
+		for k := i + 1; k < len(b.Instrs); k++ {
 			if p := accessPos(b.Instrs[k]); p.IsValid() {
 				return p
 			}
 		}
-		for k := i + 1; k < len(b.Instrs); k++ {
+		for k := i - 1; k >= 0; k-- {
 			if p := accessPos(b.Instrs[k]); p.IsValid() {
 				return p
 			}
@@ -300,11 +302,17 @@ func nearestPos(instr ssa.Instruction) token.Pos {
 			return obj.Pos()
 		}
 	}
-	first := token.NoPos
-	if pkg := instr.Parent().Pkg; pkg != nil {
-		for _, m := range pkg.Members {
-			if p := m.Pos(); p.IsValid() && (!first.IsValid() || p < first) {
-				first = p
+	first, firstAt := token.NoPos, token.Position{}
+	if fn := instr.Parent(); fn.Pkg != nil {
+		for _, m := range fn.Pkg.Members {
+			p := m.Pos()
+			if !p.IsValid() {
+				continue
+			}
+			at := fn.Prog.Fset.Position(p)
+			if !first.IsValid() || at.Filename < firstAt.Filename ||
+				at.Filename == firstAt.Filename && at.Offset < firstAt.Offset {
+				first, firstAt = p, at
 			}
 		}
 	}
