@@ -252,11 +252,15 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		if a := allocation(f.Access(e)); a != nil {
 			acc.allocatedBy[e] = a
 		}
+		// The named packages are analyzed whatever module they are in:
+		// the standard library, or files named on the command line
+		// (command-line-arguments, no module), are reported when named.
 		pkg := f.Prog.PackageOf(fn.Pkg.Pkg)
 		switch {
-		case pkg != nil && pkg.Initial && pkg.Module != "" || std && !modeled(fn.Pkg.Pkg.Path()):
+		case modeled(fn.Pkg.Pkg.Path()):
+		case pkg != nil && pkg.Initial || std:
 			acc.analyzed.Set(uint(e))
-		case !modeled(fn.Pkg.Pkg.Path()):
+		default:
 			acc.other.Set(uint(e))
 		}
 	}
