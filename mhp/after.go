@@ -33,13 +33,18 @@ func (o *Order) after(x ssa.Instruction, g uint32) *afterSet {
 	if s, ok := o.afters[key]; ok {
 		return s
 	}
-	s := o.fixpoint(g, may, true)
+	s := o.fixpoint(g, may, true, o.onceReturns(key.fn))
 	o.afters[key] = s
 	return s
 }
 
-func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool) *afterSet {
+// fixpoint computes what happens after a point of goroutine g with may
+// before it, from the events known to happen after it (seed, or nil).
+func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool, seed *bitset.BitSet) *afterSet {
 	s := &afterSet{W: bitset.New(uint(len(o.gs.List))), A: bitset.New(uint(len(o.events)))}
+	if seed != nil {
+		s.A.InPlaceUnion(seed)
+	}
 	single := o.gs.List[g].Single
 	for changed := true; changed; {
 		changed = false
@@ -192,7 +197,7 @@ func (o *Order) basicAfter(id uint32) *afterSet {
 	var s *afterSet
 	if threads := o.gs.Of(ev.fn); len(threads) == 1 && o.gs.List[threads[0]].Single {
 		may := o.may(ev.instr).Clone().Set(uint(id))
-		s = o.fixpoint(threads[0], may, false)
+		s = o.fixpoint(threads[0], may, false, nil)
 	}
 	o.basic[id] = s
 	return s
@@ -221,7 +226,7 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 	if ga == gb && gs.List[ga].Single {
 		return true // one goroutine runs one instruction at a time
 	}
-	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) {
+	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.sameOnceRun(a, b) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {

@@ -23,7 +23,7 @@
 // # Happens-before
 //
 // Events are go statements, channel operations, WaitGroup.Add, Done and
-// Wait, Lock and Unlock of a sync.Mutex (or a sync.RWMutex's write lock),
+// Wait, Once.Do, Lock and Unlock of a sync.Mutex (or a sync.RWMutex's write lock),
 // the closed branch of a comma-ok receive, and the branch an atomic
 // operation takes only after reading a value another atomic operation
 // stored. A dataflow over each function's CFG and the call graph gives, at
@@ -65,6 +65,11 @@
 //     goroutine instance. This assumes the WaitGroup rule of its
 //     documentation: Adds that start from a zero counter happen before the
 //     Wait.
+//   - Once.Do on a Once object that exists once and that no plain write
+//     resets returns after every access inside the one run of its f (a
+//     function all of whose calls come from that f, directly or through
+//     such functions), and two accesses inside that run are in one
+//     goroutine (once.go);
 //   - inits run before every root; tests run one after another, except two
 //     tests that both (may) call t.Parallel;
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
@@ -97,7 +102,8 @@
 // channel's k-th receive before send k+C elsewhere (condmustnot proves a
 // channel of capacity 1 used as a lock), Unlock before a Lock that no Lock is known to
 // precede (condmustnot proves mutual exclusion instead), RLock and
-// RUnlock, sync.Once, sync.Cond, the part of a parallel test before its
+// RUnlock, a sync.Once that may stand for several (a field of objects
+// made in a loop) or whose f is also called elsewhere, sync.Cond, the part of a parallel test before its
 // t.Parallel call (the whole test counts as parallel), timers' channels, a
 // timer stopped and reset (its callback counts from the AfterFunc call),
 // context cancellation, and values other than constants (a flag set under

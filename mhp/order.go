@@ -43,11 +43,14 @@ const (
 	evAtomicWrite           // an atomic write that an evObserved may observe
 	evLock                  // a call of Lock on a sync.Mutex or sync.RWMutex
 	evUnlock                // a call of Unlock on a sync.Mutex or sync.RWMutex
+	evOnce                  // a call of sync.Once.Do, which returns after f has completed (once.go)
 )
 
-// tracked reports whether acq follows the event: acquires, and the Adds and
-// Locks other rules ask about.
-func (e *event) tracked() bool { return e.acquire || e.kind == evAdd || e.kind == evLock }
+// tracked reports whether acq follows the event: acquires, and the Adds,
+// Locks and Dos other rules ask about.
+func (e *event) tracked() bool {
+	return e.acquire || e.kind == evAdd || e.kind == evLock || e.kind == evOnce
+}
 
 // Order decides whether one access happens before another by Go's
 // happens-before (the Go memory model, go.dev/ref/mem).
@@ -99,6 +102,7 @@ type Order struct {
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
 	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
 	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
+	once      *onceRuns
 }
 
 type afterKey struct {
@@ -125,7 +129,9 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	o.empty = bitset.New(n)
 	o.summaries()
 	o.entries()
-	o.lockAcquires(gs.Unique(r))
+	unique := gs.Unique(r)
+	o.lockAcquires(unique)
+	o.findOnceRuns(r, unique)
 	return o
 }
 
@@ -178,6 +184,11 @@ func (o *Order) findEvents(r *pointsto.Result) {
 			k = evDone
 		case pointsto.SyncWaitGroupWait:
 			k = evWait
+		case pointsto.SyncOnceDo:
+			if o.cg.kind[t[0]] == goCallKind {
+				continue // returns in a goroutine of its own
+			}
+			k = evOnce
 		default:
 			continue
 		}

@@ -129,6 +129,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		"sendKind":    {pointsto.ChanSend},
 		"waitKind":    {pointsto.SyncWaitGroupWait},
 		"doneKind":    {pointsto.SyncWaitGroupDone},
+		"onceKind":    {pointsto.SyncOnceDo},
 		"mutexMethod": mutexMethods(f),
 	})
 	if err != nil {
