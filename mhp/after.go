@@ -223,10 +223,11 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 	if !gs.SameProgram(ga, gb) {
 		return true // separate processes
 	}
-	if ga == gb && gs.List[ga].Single {
+	if ga == gb && (gs.List[ga].Single || a.Parent() == b.Parent() && o.oneInstance(o.funcOf(a), ga)) {
 		return true // one goroutine runs one instruction at a time
 	}
-	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.sameOnceRun(a, b) {
+	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.sameOnceRun(a, b) ||
+		o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {

@@ -10,9 +10,10 @@ import (
 // whose go statement runs at most once is single; an object whose
 // allocation runs at most once is unique.
 type counts struct {
-	n     map[[2]uint32]uint8 // (context, function) -> runs
-	f     *pointsto.Facts
-	loops map[*ssa.BasicBlock]bool
+	n      map[[2]uint32]uint8 // (context, function) -> runs
+	totals map[uint32]uint8    // function -> runs over all contexts (total)
+	f      *pointsto.Facts
+	loops  map[*ssa.BasicBlock]bool
 }
 
 func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, m}] }
@@ -75,4 +76,16 @@ func (cn *counts) inLoop(b *ssa.BasicBlock) bool {
 		cn.loops[b] = v
 	}
 	return v
+}
+
+// total bounds how many times function m runs in one execution, over all
+// its contexts: 0, 1, or 2 for "more than once".
+func (cn *counts) total(m uint32) uint8 {
+	if cn.totals == nil {
+		cn.totals = map[uint32]uint8{}
+		for k, v := range cn.n {
+			cn.totals[k[1]] = min(cn.totals[k[1]]+v, 2)
+		}
+	}
+	return cn.totals[m]
 }

@@ -70,6 +70,11 @@
 //     function all of whose calls come from that f, directly or through
 //     such functions), and two accesses inside that run are in one
 //     goroutine (once.go);
+//   - a WaitGroup in the object both accesses reach their location
+//     through (a singleflight-style call): a in the activation that
+//     allocated the object and counted it with Add before handing it on,
+//     every Done that may use the WaitGroup after a there, and b after a
+//     Wait on that WaitGroup of the same object (waitgroup.go);
 //   - inits run before every root; tests run one after another, except two
 //     tests that both (may) call t.Parallel;
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
@@ -92,6 +97,11 @@
 // memory model's k-th receive before send k+C (countedSends). The values
 // an atomic Load waits for include pointers that are never nil (notNil). Code that never runs, and loops whose body runs at most once,
 // come from pointsto (Facts.Live, Facts.Repeats).
+//
+// Besides happens-before, two accesses of one function literal that runs
+// in at most one instance of a goroutine are ordered: the literal is
+// handed once to one call of a function whose go statement starts the
+// goroutine to call it (errgroup's and WaitGroup's Go; handed.go).
 //
 // Besides happens-before, Order.Apart (instances.go) tells two instances of
 // one go statement apart when they reach a location through a value that
