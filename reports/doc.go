@@ -54,7 +54,8 @@
 //	      "goroutine": {"kind": "root|init|go", "entry": "SSA name",
 //	                    "spawn": ["FILE:line:col of each go statement, root first"]},
 //	      "roots": ["SSA names of the entry functions the access is reached from"],
-//	      "path": [{"func": "SSA name", "pos": "FILE:line:col"}],  // entry first, the access last; [] past -paths
+//	      "path": [{"func": "SSA name", "pos": "FILE:line:col",  // entry first, the access last; [] past -paths
+//	                "locks": ["lock held at the call"]}],          // omitted when none, and in the access's frame
 //	      "locks": ["lock held at the access"]
 //	    }, {...}]
 //	  }],
