@@ -6,6 +6,7 @@ require (
 	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/dominikbraun/graph v0.23.0
+	golang.org/x/net v0.61.0
 	golang.org/x/tools v0.52.0
 )
 
