@@ -79,6 +79,11 @@ func runCheck(args []string) int {
 	if *maxContexts < 0 {
 		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *maxContexts))
 	}
+	if *htmlDir != "" {
+		if err := html.CheckDir(*htmlDir); err != nil {
+			return fail(err)
+		}
+	}
 	ctx, stop, err := budget.start()
 	if err != nil {
 		return fail(err)

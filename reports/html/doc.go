@@ -24,7 +24,8 @@
 //     (at most 100 pairs or about 256 KB a page);
 //   - src/NAME.html, one per source file mentioned, each line anchored
 //     (#L12), the racing lines marked and linked to their races. A file
-//     over 256 KB shows only the lines around those linked to;
+//     whose page would pass 512 KB shows only the lines around those
+//     linked to;
 //   - style.css and app.js, embedded in the binary with the templates.
 //
 // Every link is relative and every page names only style.css and app.js,

@@ -1,7 +1,6 @@
 package html
 
 import (
-	"bufio"
 	"bytes"
 	"embed"
 	"fmt"
@@ -69,41 +68,64 @@ func Write(dir string, rep *reports.Report, opts Options) error {
 // reportFiles are the names a report writes at the top of its directory.
 var reportFiles = []string{"index.html", "style.css", "app.js", "loc", "src"}
 
+// CheckDir says whether a report may be written into dir, without
+// changing anything: dir is missing, or a directory that is empty or
+// holds an earlier report. chordgo check asks before it analyzes.
+func CheckDir(dir string) error {
+	_, err := reportDirs(dir)
+	return err
+}
+
 // prepare makes dir ready for a report: created if missing, or emptied of
-// an earlier report's pages. Anything else in it is not ours to remove.
+// an earlier report's pages.
 func prepare(dir string) error {
+	subs, err := reportDirs(dir)
+	if err != nil {
+		return err
+	}
+	for _, sub := range subs {
+		if err := os.RemoveAll(sub); err != nil {
+			return fmt.Errorf("html report: %w", err)
+		}
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
+// reportDirs returns the page directories of an earlier report in dir,
+// or an error if dir holds anything a report does not write: that is not
+// ours to remove.
+func reportDirs(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case os.IsNotExist(err):
-		return os.MkdirAll(dir, 0o755)
+		return nil, nil
 	case err != nil:
-		return fmt.Errorf("html report: %w", err)
+		return nil, fmt.Errorf("html report: %w", err)
 	}
 	for _, e := range entries {
 		if !slices.Contains(reportFiles, e.Name()) {
-			return fmt.Errorf("html report: %s holds %s, which is not part of a chordgo HTML report; name a new or empty directory, or one with an earlier report",
+			return nil, fmt.Errorf("html report: %s holds %s, which is not part of a chordgo HTML report; name a new or empty directory, or one with an earlier report",
 				dir, e.Name())
 		}
 	}
+	var subs []string
 	for _, sub := range []string{"loc", "src"} {
-		pages, err := os.ReadDir(filepath.Join(dir, sub))
+		path := filepath.Join(dir, sub)
+		pages, err := os.ReadDir(path)
 		if os.IsNotExist(err) {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("html report: %w", err)
+			return nil, fmt.Errorf("html report: %w", err)
 		}
 		for _, p := range pages {
 			if p.IsDir() || filepath.Ext(p.Name()) != ".html" {
-				return fmt.Errorf("html report: %s holds %s, which is not part of a chordgo HTML report",
-					filepath.Join(dir, sub), p.Name())
+				return nil, fmt.Errorf("html report: %s holds %s, which is not part of a chordgo HTML report", path, p.Name())
 			}
 		}
-		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
-			return fmt.Errorf("html report: %w", err)
-		}
+		subs = append(subs, path)
 	}
-	return nil
+	return subs, nil
 }
 
 func writeAssets(dir string) error {
@@ -222,10 +244,10 @@ func (w *writer) flushPage(next int) error {
 	p := locationPage{Loc: s.sum, Page: s.page, From: s.first + 1, To: next, Total: s.n,
 		Pairs: template.HTML(s.pairs.String())} // our own template's output
 	if s.page > 1 {
-		p.Prev = "../" + pageURL(s.sum.ID, s.page-1)
+		p.Prev = pageURL(s.sum.ID, s.page-1)
 	}
 	if next < s.n {
-		p.Next = "../" + pageURL(s.sum.ID, s.page+1)
+		p.Next = pageURL(s.sum.ID, s.page+1)
 	}
 	if err := writePage(filepath.Join(w.dir, pageURL(s.sum.ID, s.page)), "location", p); err != nil {
 		return err
@@ -253,23 +275,19 @@ func (w *writer) endLocation() error {
 }
 
 func writePage(path, name string, data any) error {
+	var b bytes.Buffer
+	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+		return fmt.Errorf("html report: %s: %w", path, err)
+	}
+	return writeFile(path, b.Bytes())
+}
+
+func writeFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return fmt.Errorf("html report: %w", err)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = templates.ExecuteTemplate(bw, name, data)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("html report: writing %s: %w", path, err)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("html report: %w", err)
 	}
 	return nil
 }

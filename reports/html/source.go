@@ -1,6 +1,7 @@
 package html
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -37,12 +38,12 @@ type accessMark struct {
 }
 
 // excerptContext is how many lines an excerpt shows around an access;
-// windowContext around each line a page links to, in a file too large to
-// show whole.
+// windowContext around each line a page links to, in a file whose whole
+// page would pass maxSourcePage bytes.
 const (
 	excerptContext = 2
 	windowContext  = 12
-	maxSourceBytes = 256 << 10
+	maxSourcePage  = 512 << 10
 )
 
 func newSources(root string) *sources {
@@ -111,12 +112,16 @@ func splitPos(p string) (file string, line int, col string, ok bool) {
 	if err != nil {
 		return "", 0, "", false
 	}
-	if j := strings.LastIndexByte(p[:i], ':'); j >= 0 {
-		if n, err := strconv.Atoi(p[j+1 : i]); err == nil {
-			return p[:j], n, p[i:], p[:j] != ""
+	file, line, col = p[:i], last, ""
+	if j := strings.LastIndexByte(file, ':'); j >= 0 {
+		if n, err := strconv.Atoi(file[j+1:]); err == nil {
+			file, line, col = p[:j], n, p[i:]
 		}
 	}
-	return p[:i], last, "", p[:i] != ""
+	if file == "" {
+		return "", 0, "", false
+	}
+	return file, line, col, true
 }
 
 // markAccess records a racing access on its line, for the file's page.
@@ -139,7 +144,7 @@ type excerpt struct {
 type sourceLine struct {
 	N      int
 	Text   string
-	URL    string // the line on its file's page
+	URL    string // the line on its file's page (in an excerpt)
 	Hl     bool   // a line a link led to, or the access's line in an excerpt
 	Access []accessMark
 	Gap    bool // lines left out before this one
@@ -167,7 +172,6 @@ func (s *sources) excerpt(p string) excerpt {
 // sourcePage is what the source template shows.
 type sourcePage struct {
 	Name    string
-	URL     string
 	Lines   []sourceLine
 	Partial bool // only the lines around those linked to
 }
@@ -183,22 +187,29 @@ func (s *sources) writePages(dir string) error {
 	}
 	slices.SortFunc(files, func(a, b *sourceFile) int { return cmp.Compare(a.url, b.url) })
 	for _, f := range files {
-		if err := writePage(filepath.Join(dir, filepath.FromSlash(f.url)), "source", f.page()); err != nil {
+		// The whole file, or, if that page is too large, the lines around
+		// those linked to.
+		var b bytes.Buffer
+		for _, partial := range []bool{false, true} {
+			b.Reset()
+			if err := templates.ExecuteTemplate(&b, "source", f.page(partial)); err != nil {
+				return fmt.Errorf("html report: %s: %w", f.name, err)
+			}
+			if b.Len() <= maxSourcePage {
+				break
+			}
+		}
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(f.url)), b.Bytes()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// page shows the whole file or, past maxSourceBytes, the lines around
-// those linked to, so that a page stays small and every link finds its
-// line.
-func (f *sourceFile) page() sourcePage {
-	size := 0
-	for _, l := range f.lines {
-		size += len(l) + 1
-	}
-	p := sourcePage{Name: f.name, URL: f.url, Partial: size > maxSourceBytes}
+// page shows the whole file or, if partial, the lines around those linked
+// to, so that every link finds its line.
+func (f *sourceFile) page(partial bool) sourcePage {
+	p := sourcePage{Name: f.name, Partial: partial}
 	show := func(n int) bool { return true }
 	if p.Partial {
 		show = func(n int) bool {
@@ -217,7 +228,7 @@ func (f *sourceFile) page() sourcePage {
 			gap = true
 			continue
 		}
-		p.Lines = append(p.Lines, sourceLine{N: n, Text: text, URL: f.url + "#L" + strconv.Itoa(n), Access: f.access[n], Gap: gap})
+		p.Lines = append(p.Lines, sourceLine{N: n, Text: text, Access: f.access[n], Gap: gap})
 		gap = false
 	}
 	return p
