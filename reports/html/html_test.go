@@ -269,6 +269,23 @@ func TestCorpus(t *testing.T) {
 	if locations != rep.Stats.Locations || rows != locations {
 		t.Errorf("%d locations described, %d rows in the index; the report counts %d", locations, rows, rep.Stats.Locations)
 	}
+	// Locks name where they are (condmustnot's Locksets.Name): linked.
+	lockLinks := 0
+	for _, p := range pages {
+		for n := range p.doc.Descendants() {
+			if !hasClass(n, "lock") {
+				continue
+			}
+			for a := range n.Descendants() {
+				if a.Data == "a" && hasClass(a, "pos") {
+					lockLinks++
+				}
+			}
+		}
+	}
+	if lockLinks == 0 {
+		t.Error("no lock links to where it is: the lock names' positions were not found")
+	}
 	for _, asset := range []string{"style.css", "app.js"} {
 		if _, err := os.Stat(filepath.Join(dir, asset)); err != nil {
 			t.Error(err)
