@@ -4,7 +4,7 @@
 //
 // It takes a [pointsto.Analyzer] (loading, SSA, facts and the
 // context-insensitive pass, which do not depend on Sigma and are computed
-// once) and gives the last run's points-to and races, the final Sigma, and
+// once; [Analyze] makes one from package patterns) and gives the last run's points-to and races, the final Sigma, and
 // per iteration the sites per k value (Table 4.3), the estimated and the
 // enumerated size of the set A of abstract contexts and objects (Table
 // 4.4), the race pairs (Table 4.5) and the time.

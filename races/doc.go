@@ -23,7 +23,8 @@
 //     its access (a helper whose callers in one goroutine all hold a lock
 //     that a caller in another does not); a pair keeps only the goroutine
 //     pairs no lock protects, and the report shows each access's locks in
-//     its goroutine ([Result.Held]).
+//     its goroutine ([Result.Held]) and, on each frame of its call path,
+//     the locks held at the call ([Result.HeldAtCall]).
 //
 // Two kinds of access are left out before pairing: a load or store through
 // a freshly allocated object's address before anything else used it (no

@@ -80,6 +80,16 @@ func (r *Result) Held(e, g uint32) []condmustnot.Held {
 	return nil
 }
 
+// HeldAtCall returns the locks that must be held just before call site i
+// (a P id) where goroutine g makes it (none when the lock stage did not
+// run): the locks held on a frame of a call path.
+func (r *Result) HeldAtCall(i, g uint32) []condmustnot.Held {
+	if r.byG == nil {
+		return nil
+	}
+	return r.byG.AtCall(i, g)
+}
+
 // Find runs the funnel over the points-to result r.
 func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	return NewFinder(r.Facts, opts).Find(r, nil)

@@ -4,7 +4,10 @@
 // demand loop's last run) and gives a Report that groups the races by
 // location, Chord's by-field view (Naik's thesis, section 2.8: a finding
 // is a field, element, map, global or variable of an abstract object, with
-// its access pairs), and writes them one at a time.
+// its access pairs), and writes them one at a time. Other writers (package
+// reports/html) take the same Report: Each describes its races one at a
+// time, and Func says where each function a race names is declared and in
+// which package.
 //
 // # Cost
 //
@@ -54,7 +57,8 @@
 //	      "goroutine": {"kind": "root|init|go", "entry": "SSA name",
 //	                    "spawn": ["FILE:line:col of each go statement, root first"]},
 //	      "roots": ["SSA names of the entry functions the access is reached from"],
-//	      "path": [{"func": "SSA name", "pos": "FILE:line:col"}],  // entry first, the access last; [] past -paths
+//	      "path": [{"func": "SSA name", "pos": "FILE:line:col",  // entry first, the access last; [] past -paths
+//	                "locks": ["lock held at the call"]}],          // omitted when none, and in the access's frame
 //	      "locks": ["lock held at the access"]
 //	    }, {...}]
 //	  }],

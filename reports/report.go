@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chordgo/chordgo/condmustnot"
 	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
@@ -95,8 +96,15 @@ type Goroutine struct {
 // A Frame is one step of a call path: a call in Func at Pos, or the access
 // itself in the last frame.
 type Frame struct {
-	Func string `json:"func"`
-	Pos  string `json:"pos"`
+	Func  string   `json:"func"`
+	Pos   string   `json:"pos"`
+	Locks []string `json:"locks,omitempty"` // locks held at the call; the last frame's are the Access's Locks
+}
+
+// FuncInfo says where a function named in a race is declared.
+type FuncInfo struct {
+	Pos string // "FILE:line:col" of its declaration, "-" for a function without one (a wrapper)
+	Pkg string // its package's import path; "" for a function without one
 }
 
 // Stats are the funnel's counts (Naik's Table 2.4) and times.
@@ -153,7 +161,8 @@ type Pairs struct {
 // Build groups the races of res by location and sorts them; it describes
 // them only when the report is written.
 func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
-	b := &builder{r: r, f: r.Facts, gs: res.Goroutines, res: res, paths: newPaths(r, res.Goroutines), ids: newIDs(r.Facts)}
+	b := &builder{r: r, f: r.Facts, gs: res.Goroutines, res: res, paths: newPaths(r, res.Goroutines), ids: newIDs(r.Facts),
+		funcs: map[string]*ssa.Function{}}
 	rep := &Report{opts: opts, b: b}
 	bySite := map[uint32]int{} // abstract location (H) -> index in rep.groups
 	byID := map[string]int{}
@@ -203,6 +212,35 @@ type builder struct {
 	res   *races.Result
 	paths *paths
 	ids   *ids
+	funcs map[string]*ssa.Function // the functions named so far, by name (Report.Func)
+}
+
+// funcName names fn by its SSA name and remembers it for Report.Func.
+func (b *builder) funcName(fn *ssa.Function) string {
+	name := fn.String()
+	b.funcs[name] = fn
+	return name
+}
+
+// Func describes a function that a race described so far (by Each or a
+// writer) names: in an access, a goroutine, its roots or a call path.
+func (rep *Report) Func(name string) (FuncInfo, bool) {
+	fn, ok := rep.b.funcs[name]
+	if !ok {
+		return FuncInfo{}, false
+	}
+	var pos token.Position
+	if fn.Pos().IsValid() {
+		pos = fn.Prog.Fset.Position(fn.Pos())
+	}
+	info := FuncInfo{Pos: rep.b.position(pos)}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if fn.Pkg != nil {
+		info.Pkg = fn.Pkg.Pkg.Path()
+	}
+	return info, true
 }
 
 // entry orders a race's accesses: writes first, as the race detector
@@ -295,7 +333,7 @@ func (b *builder) access(a races.Access, g uint32, withPaths bool) Access {
 		Pos:    b.position(f.AccessPos(a.E)),
 		Op:     "read",
 		Atomic: a.Atomic,
-		Func:   instr.Parent().String(),
+		Func:   b.funcName(instr.Parent()),
 		Locks:  []string{},
 	}
 	if a.Write {
@@ -303,18 +341,28 @@ func (b *builder) access(a races.Access, g uint32, withPaths bool) Access {
 	}
 	out.Goroutine = b.goroutine(g)
 	for _, root := range b.gs.Roots(g) {
-		out.Roots = append(out.Roots, f.Func(b.gs.List[root].Func).String())
+		out.Roots = append(out.Roots, b.funcName(f.Func(b.gs.List[root].Func)))
 	}
+	out.Locks = append(out.Locks, b.lockNames(b.res.Held(a.E, g))...)
 	out.Path = []Frame{}
 	if withPaths {
 		for _, fr := range b.paths.to(g, a.E) {
-			out.Path = append(out.Path, Frame{Func: fr.fn, Pos: b.position(fr.pos)})
+			var locks []string
+			if fr.call {
+				locks = b.lockNames(b.res.HeldAtCall(fr.site, g))
+			}
+			out.Path = append(out.Path, Frame{Func: b.funcName(fr.fn), Pos: b.position(fr.pos), Locks: locks})
 		}
 	}
-	for _, h := range b.res.Held(a.E, g) {
-		out.Locks = append(out.Locks, b.res.Locks.Name(h))
-	}
 	return out
+}
+
+func (b *builder) lockNames(held []condmustnot.Held) []string {
+	var names []string
+	for _, h := range held {
+		names = append(names, b.res.Locks.Name(h))
+	}
+	return names
 }
 
 func (b *builder) goroutine(g uint32) Goroutine {
@@ -322,15 +370,15 @@ func (b *builder) goroutine(g uint32) Goroutine {
 	gr := &b.gs.List[g]
 	switch gr.Kind {
 	case mhp.RootGoroutine:
-		return Goroutine{Kind: "root", Entry: f.Func(gr.Func).String()}
+		return Goroutine{Kind: "root", Entry: b.funcName(f.Func(gr.Func))}
 	case mhp.InitGoroutine:
-		return Goroutine{Kind: "init", Entry: f.Func(gr.Func).String()}
+		return Goroutine{Kind: "init", Entry: b.funcName(f.Func(gr.Func))}
 	}
 	out := Goroutine{Kind: "go"}
 	var entries []string
 	for t := range b.gs.Tuples("threadEntry") {
 		if t[0] == g {
-			entries = append(entries, f.Func(t[2]).String())
+			entries = append(entries, b.funcName(f.Func(t[2])))
 		}
 	}
 	slices.Sort(entries)

@@ -292,3 +292,80 @@ func TestJSONLayout(t *testing.T) {
 		})
 	}
 }
+
+// lockedCall calls set with mu held in main, and without it in a
+// goroutine: main's frame holds mu at the call, the goroutine's none.
+const lockedCall = `package main
+
+import "sync"
+
+var (
+	mu sync.Mutex
+	x  int
+)
+
+func set() {
+	x = 1
+}
+
+func main() {
+	go func() {
+		set()
+	}()
+	mu.Lock()
+	set()
+	mu.Unlock()
+}
+`
+
+// TestFrameLocks checks the locks of each frame of a call path, and that
+// Func finds the functions a race names.
+func TestFrameLocks(t *testing.T) {
+	r, res := analyze(t, writeModule(t, lockedCall))
+	rep := Build(r, res, Options{})
+	var races []Race
+	if err := rep.Each(func(race Race, i, n int) error {
+		races = append(races, race)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(races) != 1 {
+		t.Fatalf("%d races, want 1: %+v", len(races), races)
+	}
+	locks := map[string][]string{} // by the function of each path's first frame
+	for _, a := range races[0].Accesses {
+		if len(a.Path) != 2 || a.Path[1].Func != "prog.set" || a.Path[1].Locks != nil {
+			t.Fatalf("path %+v: want a call, then the access in prog.set without frame locks", a.Path)
+		}
+		locks[a.Path[0].Func] = a.Path[0].Locks
+	}
+	for _, tc := range []struct {
+		caller string
+		locks  string // regular expression for the locks joined by ","; "" for none
+	}{
+		{"prog.main", `^&mu \(\S+main\.go:6\)$`},
+		{"prog.main$1", `^$`},
+	} {
+		got, ok := locks[tc.caller]
+		if !ok {
+			t.Errorf("no path from %s: %v", tc.caller, locks)
+			continue
+		}
+		if s := strings.Join(got, ","); !regexp.MustCompile(tc.locks).MatchString(s) {
+			t.Errorf("locks at the call in %s: %q, want %s", tc.caller, s, tc.locks)
+		}
+	}
+	for _, tc := range []struct{ name, pos, pkg string }{
+		{"prog.set", "main.go:10:6", "prog"},
+		{"prog.main$1", "main.go:15:5", "prog"},
+	} {
+		info, ok := rep.Func(tc.name)
+		if !ok || !strings.HasSuffix(info.Pos, string(filepath.Separator)+tc.pos) || info.Pkg != tc.pkg {
+			t.Errorf("Func(%s) = %+v, %v; want %s in package %s", tc.name, info, ok, tc.pos, tc.pkg)
+		}
+	}
+	if info, ok := rep.Func("prog.unnamed"); ok {
+		t.Errorf("Func of a function no race names: %+v", info)
+	}
+}

@@ -82,6 +82,14 @@ func (rep *Report) each(fn func(g *group, i int, race Race) error) error {
 	return nil
 }
 
+// Each describes the races one at a time, location by location in the
+// order WriteText and WriteJSON write them, and calls fn with each, its
+// index among its location's races and their number; the first
+// Options.MaxPaths of a location come with call paths.
+func (rep *Report) Each(fn func(race Race, i, n int) error) error {
+	return rep.each(func(g *group, i int, race Race) error { return fn(race, i, len(g.races)) })
+}
+
 // withPaths says whether the i-th race of a location is shown with its
 // call paths.
 func (rep *Report) withPaths(i int) bool { return rep.opts.MaxPaths == 0 || i < rep.opts.MaxPaths }

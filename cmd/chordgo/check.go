@@ -14,6 +14,7 @@ import (
 	"github.com/chordgo/chordgo/pointsto"
 	"github.com/chordgo/chordgo/races"
 	"github.com/chordgo/chordgo/reports"
+	"github.com/chordgo/chordgo/reports/html"
 )
 
 // Exit statuses of chordgo check.
@@ -31,6 +32,7 @@ func runCheck(args []string) int {
 	fs.SetOutput(shortWriter{os.Stderr})
 	lf := addLoadFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the report as JSON (schema: go doc github.com/chordgo/chordgo/reports)")
+	htmlDir := fs.String("html", "", "also write the report as HTML pages into `dir` (created if missing; empty, or holding an earlier report)")
 	stats := fs.Bool("stats", false, "print the pairs left after each stage of the funnel and the time of each stage to standard error")
 	std := fs.Bool("std", false, "also report races whose accesses are all in the standard library or other dependencies")
 	noEscape := fs.Bool("escape", true, "drop pairs on objects that no other goroutine can reach (false: keep them, for diagnosis)")
@@ -43,7 +45,7 @@ func runCheck(args []string) int {
 	allowEmpty := fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing")
 	budget := addBudgetFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
 			"\t[-escape=true] [-mhp=true] [-locks=true] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
@@ -76,6 +78,11 @@ func runCheck(args []string) int {
 	}
 	if *maxContexts < 0 {
 		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *maxContexts))
+	}
+	if *htmlDir != "" {
+		if err := html.CheckDir(*htmlDir); err != nil {
+			return fail(err)
+		}
 	}
 	ctx, stop, err := budget.start()
 	if err != nil {
@@ -140,6 +147,11 @@ func runCheck(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
+	if *htmlDir != "" {
+		if err := writeHTML(*htmlDir, rep); err != nil {
+			return fail(err)
+		}
+	}
 	if *stats {
 		if err := rep.WriteStats(os.Stderr); err != nil {
 			return fail(err)
@@ -152,6 +164,17 @@ func runCheck(args []string) int {
 		return exitRaces
 	}
 	return exitClean
+}
+
+// writeHTML writes the HTML report into dir, file names relative to the
+// working directory. The races are described again: a Report is written
+// once per format, each time one race at a time.
+func writeHTML(dir string, rep *reports.Report) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	return html.Write(dir, rep, html.Options{Root: wd})
 }
 
 // analysis is one check's pipeline up to the demand loop's result. It runs

@@ -323,3 +323,27 @@ func TestCheckJSON(t *testing.T) {
 		t.Errorf("no times with -stats:\n%s", withStats)
 	}
 }
+
+// TestCheckHTML checks that -html writes the report's pages while the text
+// goes on as without it, and that a directory holding other files is
+// refused with exit status 2.
+func TestCheckHTML(t *testing.T) {
+	racy := testdata(t, "races", "closure_write_racy")
+	_, plain, _ := runCaptured(t, "check", racy)
+	dir := filepath.Join(t.TempDir(), "report")
+	code, stdout, stderr := runCaptured(t, "check", "-html", dir, racy)
+	if code != 1 || stdout != plain {
+		t.Errorf("with -html: exit status %d, want 1; standard output the same as without: %v\n%s", code, stdout == plain, shorten(stderr))
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "*", "*.html"))
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil || len(pages) != 2 {
+		t.Errorf("pages written: index.html (%v) and %v; want the index, a location and a source page", err, pages)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCaptured(t, "check", "-html", dir, racy)
+	if want := dir + " holds notes.txt, which is not part of a chordgo HTML report"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("-html into a directory with other files: exit status %d, want 2 and %q in:\n%s", code, want, shorten(stderr))
+	}
+}
