@@ -118,6 +118,20 @@ func TestCheck(t *testing.T) {
 		{name: "std package named", dir: t.TempDir(), args: []string{"check", "-stats", "internal/singleflight"},
 			code: 1, stderr: []string{`pairs: original [1-9]`}},
 
+		// //chordgo:ignore comments; exit status 1 only for races left.
+		{name: "all suppressed", args: []string{"check", "-stats", testdata(t, "suppress", "ignored")},
+			stdout: []string{`^chordgo: 0 locations, 0 access pairs \(not reported: 4 suppressed\)\n$`},
+			stderr: []string{`not reported: 4 suppressed \(//chordgo:ignore\), 0 in the baseline`,
+				`(?m)^chordgo check: warning: \S+/suppress/ignored/main.go:22:2: //chordgo:ignore matches no race\n`}},
+		{name: "all suppressed, JSON", args: []string{"check", "-json", testdata(t, "suppress", "ignored")},
+			stdout: []string{`"reported": 0,\n    "filtered": {\n      "suppressed": 4,\n      "baseline": 0,\n      "unchanged": 0\n    },\n    "locations": 0,`}},
+		{name: "partly suppressed", args: []string{"check", testdata(t, "suppress", "partly")}, code: 1,
+			stdout: []string{`Location: global \S+/suppress/partly\.b\n`, `chordgo: 1 location, 1 access pair \(not reported: 1 suppressed\)\n$`}},
+		{name: "suppression without a reason", args: []string{"check", testdata(t, "suppress", "noreason")}, code: 2,
+			stderr: []string{`^chordgo check: \S+/suppress/noreason/main.go:11:3: //chordgo:ignore without a reason; say why the race is harmless: //chordgo:ignore <reason>\n$`}},
+		{name: "baseline missing", args: []string{"check", "-baseline", filepath.Join(t.TempDir(), "none"), racy}, code: 2,
+			stderr: []string{`^chordgo check: open \S+/none: no such file or directory\n$`}},
+
 		{name: "negative k", args: []string{"check", "-k", "-1", racy}, code: 2, stderr: []string{`-k -1: want 0 .* or a positive k`}},
 		{name: "negative max-contexts", args: []string{"check", "-max-contexts=-5", racy}, code: 2, stderr: []string{`-max-contexts -5: want 0 \(no bound\) or a positive bound`}},
 		{name: "negative timeout", args: []string{"check", "-timeout=-1s", racy}, code: 2, stderr: []string{`-timeout -1s: want a positive duration`}},
