@@ -50,7 +50,14 @@ func chainProgram(n int) string {
 // over the module in dir.
 func analyze(t testing.TB, dir string) (*pointsto.Result, *races.Result) {
 	t.Helper()
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"."}, Dir: dir})
+	return analyzePatterns(t, dir, ".")
+}
+
+// analyzePatterns runs the funnel at k = 1 over the packages that patterns
+// name in dir.
+func analyzePatterns(t testing.TB, dir string, patterns ...string) (*pointsto.Result, *races.Result) {
+	t.Helper()
+	prog, err := pointsto.Load(pointsto.Config{Patterns: patterns, Dir: dir})
 	if err == nil && len(prog.Errors) > 0 {
 		err = fmt.Errorf("load errors: %v", prog.Errors)
 	}

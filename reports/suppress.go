@@ -1,10 +1,11 @@
 package reports
 
 import (
-	"cmp"
-	"errors"
+	"bytes"
 	"fmt"
+	"go/ast"
 	"go/token"
+	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -12,17 +13,17 @@ import (
 	"github.com/chordgo/chordgo/pointsto"
 )
 
-// ignoreDirective, followed by a reason, on the line of an access or the
-// line above it takes the access's races out of the report: the
-// programmer says the race is understood (a benign flag, a race the
-// program tolerates). It is the programmer's claim, not a proof.
+// ignoreDirective, followed by a reason, at the end of an access's line
+// or alone on the line above it takes the access's races out of the
+// report: the programmer says the race is understood (a benign flag, a
+// race the program tolerates). It is the programmer's claim, not a proof.
 const ignoreDirective = "//chordgo:ignore"
 
 // Suppressions are the //chordgo:ignore comments of the packages named,
 // and which of them matched a race.
 type Suppressions struct {
-	list   []*suppression // in file and line order
-	byLine map[fileLine]*suppression
+	list     []*suppression              // in file and line order
+	byTarget map[fileLine][]*suppression // by the line they are about
 }
 
 type suppression struct {
@@ -40,74 +41,91 @@ type fileLine struct {
 // packages named (pointsto.Package.Initial). A //chordgo: comment without a
 // reason, or another than ignore, is an error naming its position.
 func ReadSuppressions(prog *pointsto.Program) (*Suppressions, error) {
-	s := &Suppressions{byLine: map[fileLine]*suppression{}}
-	var errs []error
+	s := &Suppressions{byTarget: map[fileLine][]*suppression{}}
+	var errs []posError
 	seen := map[string]bool{} // a package and its test variant share files
 	for _, p := range prog.Packages {
 		if !p.Initial {
 			continue
 		}
 		for _, f := range p.Files {
-			name := prog.Fset.File(f.Pos()).Name()
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			for _, cg := range f.Comments {
-				for _, c := range cg.List {
-					if !strings.HasPrefix(c.Text, "//chordgo:") {
-						continue
-					}
-					pos := prog.Fset.Position(c.Slash)
-					directive, reason := c.Text, ""
-					if i := strings.IndexFunc(c.Text, unicode.IsSpace); i >= 0 {
-						directive, reason = c.Text[:i], strings.TrimSpace(c.Text[i:])
-					}
-					switch {
-					case directive != ignoreDirective:
-						errs = append(errs, fmt.Errorf("%s: unknown directive %s; chordgo knows %s <reason>", pos, directive, ignoreDirective))
-					case reason == "":
-						errs = append(errs, fmt.Errorf("%s: %s without a reason; say why the race is harmless: %s <reason>", pos, ignoreDirective, ignoreDirective))
-					default:
-						sup := &suppression{pos: pos, reason: reason}
-						s.list = append(s.list, sup)
-						s.byLine[fileLine{pos.Filename, pos.Line}] = sup
-					}
-				}
+			if name := prog.Fset.File(f.Pos()).Name(); !seen[name] {
+				seen[name] = true
+				errs = append(errs, s.read(prog.Fset, f)...)
 			}
 		}
 	}
 	slices.SortFunc(s.list, func(a, b *suppression) int { return comparePos(a.pos, b.pos) })
-	slices.SortFunc(errs, func(a, b error) int { return cmp.Compare(a.Error(), b.Error()) })
+	slices.SortFunc(errs, func(a, b posError) int { return comparePos(a.pos, b.pos) })
 	switch len(errs) {
 	case 0:
 		return s, nil
 	case 1:
 		return nil, errs[0]
 	}
-	return nil, fmt.Errorf("%d wrong //chordgo: comments:\n\t%w", len(errs), joinLines(errs))
-}
-
-// joinLines joins errors one a line, indented as their heading's list.
-func joinLines(errs []error) error {
 	msgs := make([]string, len(errs))
-	for i, err := range errs {
-		msgs[i] = err.Error()
+	for i, e := range errs {
+		msgs[i] = e.Error()
 	}
-	return errors.New(strings.Join(msgs, "\n\t"))
+	return nil, fmt.Errorf("%d wrong //chordgo: comments:\n\t%s", len(errs), strings.Join(msgs, "\n\t"))
 }
 
-// match marks and reports whether a suppression is on the line of pos or
-// on the line above it.
-func (s *Suppressions) match(pos token.Position) bool {
-	found := false
-	for _, line := range []int{pos.Line, pos.Line - 1} {
-		if sup := s.byLine[fileLine{pos.Filename, line}]; sup != nil {
-			sup.used = true
-			found = true
+type posError struct {
+	pos token.Position
+	msg string
+}
+
+func (e posError) Error() string { return e.pos.String() + ": " + e.msg }
+
+// read adds the suppressions of file f and returns the wrong ones.
+func (s *Suppressions) read(fset *token.FileSet, f *ast.File) []posError {
+	var errs []posError
+	var src []byte // f's source, read at the first directive
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			if !strings.HasPrefix(c.Text, "//chordgo:") {
+				continue
+			}
+			pos := fset.Position(c.Slash)
+			directive, reason := c.Text, ""
+			if i := strings.IndexFunc(c.Text, unicode.IsSpace); i >= 0 {
+				directive, reason = c.Text[:i], strings.TrimSpace(c.Text[i:])
+			}
+			switch {
+			case directive != ignoreDirective:
+				errs = append(errs, posError{pos, "unknown directive " + directive + "; chordgo knows " + ignoreDirective + " <reason>"})
+				continue
+			case reason == "":
+				errs = append(errs, posError{pos, ignoreDirective + " without a reason; say why the race is harmless: " + ignoreDirective + " <reason>"})
+				continue
+			}
+			tf := fset.File(c.Slash)
+			if src == nil {
+				var err error
+				if src, err = os.ReadFile(tf.Name()); err != nil {
+					return append(errs, posError{pos, err.Error()})
+				}
+			}
+			// Alone on its line, the comment is about the next line.
+			target := fileLine{pos.Filename, pos.Line}
+			if start := tf.Offset(tf.LineStart(tf.Line(c.Slash))); len(bytes.TrimSpace(src[start:tf.Offset(c.Slash)])) == 0 {
+				target.line++
+			}
+			sup := &suppression{pos: pos, reason: reason}
+			s.list = append(s.list, sup)
+			s.byTarget[target] = append(s.byTarget[target], sup)
 		}
 	}
-	return found
+	return errs
+}
+
+// match marks and reports whether a suppression is about the line of pos.
+func (s *Suppressions) match(pos token.Position) bool {
+	sups := s.byTarget[fileLine{pos.Filename, pos.Line}]
+	for _, sup := range sups {
+		sup.used = true
+	}
+	return len(sups) > 0
 }
 
 // Unused returns the positions ("FILE:line:col") of the suppressions that
@@ -122,8 +140,8 @@ func (s *Suppressions) Unused() []string {
 	return out
 }
 
-// Suppress takes out of the report the races with an access on the line
-// of a suppression or the line below it, and counts them in
+// Suppress takes out of the report the races with an access on a line a
+// suppression is about, and counts them in
 // Stats.Filtered.Suppressed.
 func (rep *Report) Suppress(s *Suppressions) {
 	rep.Stats.Filtered.Suppressed += rep.omit(func(e *entry) bool {

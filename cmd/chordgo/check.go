@@ -54,8 +54,9 @@ func runCheck(args []string) int {
 			"the packages named (standard-library packages too, when named).\n\n"+
 			"When -timeout, -mem or an interrupt stops the demand loop, the races of its last\n"+
 			"completed run are reported: they include every race a longer run would report.\n\n"+
-			"A race with an access on the line of a //chordgo:ignore <reason> comment, or on\n"+
-			"the line below one, is not reported; -baseline and -new-from-rev leave out more.\n\n"+
+			"A race with an access on a line that ends with a //chordgo:ignore <reason>\n"+
+			"comment, or below such a comment alone on its line, is not reported; -baseline\n"+
+			"and -new-from-rev leave out more.\n\n"+
 			"Exit status: 0 no race, 1 races reported, 2 the program could not be analyzed\n"+
 			"(a package failed to load: the rest is analyzed and reported; or no root runs\n"+
 			"the packages named, see -allow-empty), 3 a budget ran out or an interrupt came\n"+
