@@ -88,8 +88,9 @@ type Package struct {
 	ModuleDir string
 	Initial   bool // matched by the patterns, or a test package or test variant of such a package
 	SSA       *ssa.Package
-	// Files are the package's parsed files, with comments: reports read
-	// //chordgo:ignore comments from them.
+	// Files are the parsed files, with comments, of an Initial package
+	// (nil for the others, whose syntax SSA construction lets go): reports
+	// read //chordgo:ignore comments from them.
 	Files []*ast.File
 }
 
@@ -250,7 +251,9 @@ func Load(cfg Config) (*Program, error) {
 			PkgPath: p.PkgPath,
 			ForTest: p.ForTest,
 			Initial: isInitial[p],
-			Files:   p.Syntax,
+		}
+		if pkg.Initial {
+			pkg.Files = p.Syntax
 		}
 		if p.Module != nil {
 			pkg.Module, pkg.ModuleDir = p.Module.Path, p.Module.Dir

@@ -141,7 +141,7 @@ var sarifRules = func() []sarifRule {
 			FullDescription: sarifMessage{"Two goroutines may access " + k.what + " at the same time, at least one of them writing, " +
 				"with no happens-before order between them (go statement, channel, sync.WaitGroup, sync.Once) and no common lock."},
 			Help: sarifMessage{"Order the two accesses or hold one lock around both. If the race is understood and harmless, " +
-				ignoreDirective + " <reason> on the line of either access, or the line above it, takes it out of the report."},
+				ignoreDirective + " <reason> at the end of either access's line, or alone on the line above it, takes it out of the report."},
 			HelpURI:              informationURI,
 			DefaultConfiguration: sarifConfiguration{Level: "warning"},
 			Properties:           sarifRuleTags{Tags: []string{"concurrency", "data-race"}},

@@ -27,9 +27,8 @@ type Suppressions struct {
 }
 
 type suppression struct {
-	pos    token.Position
-	reason string
-	used   bool
+	pos  token.Position
+	used bool
 }
 
 type fileLine struct {
@@ -106,12 +105,16 @@ func (s *Suppressions) read(fset *token.FileSet, f *ast.File) []posError {
 					return append(errs, posError{pos, err.Error()})
 				}
 			}
+			start, end := tf.Offset(tf.LineStart(tf.Line(c.Slash))), tf.Offset(c.Slash)
+			if end > len(src) {
+				return append(errs, posError{pos, "the file changed after it was loaded"})
+			}
 			// Alone on its line, the comment is about the next line.
 			target := fileLine{pos.Filename, pos.Line}
-			if start := tf.Offset(tf.LineStart(tf.Line(c.Slash))); len(bytes.TrimSpace(src[start:tf.Offset(c.Slash)])) == 0 {
+			if len(bytes.TrimSpace(src[start:end])) == 0 {
 				target.line++
 			}
-			sup := &suppression{pos: pos, reason: reason}
+			sup := &suppression{pos: pos}
 			s.list = append(s.list, sup)
 			s.byTarget[target] = append(s.byTarget[target], sup)
 		}

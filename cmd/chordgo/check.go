@@ -57,8 +57,9 @@ func runCheck(args []string) int {
 			"A race with an access on a line that ends with a //chordgo:ignore <reason>\n"+
 			"comment, or below such a comment alone on its line, is not reported; -baseline\n"+
 			"and -new-from-rev leave out more.\n\n"+
-			"Exit status: 0 no race, 1 races reported, 2 the program could not be analyzed\n"+
-			"(a package failed to load: the rest is analyzed and reported; or no root runs\n"+
+			"Exit status: 0 no race reported, 1 races reported, 2 the program could not be\n"+
+			"analyzed (a //chordgo:ignore without a reason, an unknown -new-from-rev revision,\n"+
+			"a package failed to load: the rest is analyzed and reported; or no root runs\n"+
 			"the packages named, see -allow-empty), 3 a budget ran out or an interrupt came\n"+
 			"before the first complete run (nothing is reported).\n\n")
 		fs.PrintDefaults()

@@ -129,6 +129,10 @@ func TestCheck(t *testing.T) {
 			stdout: []string{`Location: global \S+/suppress/partly\.b\n`, `chordgo: 1 location, 1 access pair \(not reported: 1 suppressed\)\n$`}},
 		{name: "suppression without a reason", args: []string{"check", testdata(t, "suppress", "noreason")}, code: 2,
 			stderr: []string{`^chordgo check: \S+/suppress/noreason/main.go:11:3: //chordgo:ignore without a reason; say why the race is harmless: //chordgo:ignore <reason>\n$`}},
+		{name: "SARIF directory missing", args: []string{"check", "-sarif", filepath.Join(t.TempDir(), "none", "log.sarif"), racy}, code: 2,
+			stderr: []string{`^chordgo check: -sarif \S+/none/log.sarif: no directory \S+/none to write it in\n$`}},
+		{name: "baseline directory missing", args: []string{"check", "-write-baseline", filepath.Join(t.TempDir(), "none", "baseline"), racy}, code: 2,
+			stderr: []string{`^chordgo check: -write-baseline \S+/none/baseline: no directory \S+/none to write it in\n$`}},
 		{name: "baseline missing", args: []string{"check", "-baseline", filepath.Join(t.TempDir(), "none"), racy}, code: 2,
 			stderr: []string{`^chordgo check: open \S+/none: no such file or directory\n$`}},
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/chordgo/chordgo/pointsto"
@@ -32,9 +33,17 @@ func addReviewFlags(fs *flag.FlagSet) *reviewFlags {
 	}
 }
 
-// start reads the baseline, before the analysis, so that a wrong name
-// fails at once.
+// start reads the baseline and checks that the files to write have a
+// directory, before the analysis, so that a wrong name fails at once.
 func (rf *reviewFlags) start() error {
+	for _, f := range []struct{ flag, name string }{{"-sarif", *rf.sarif}, {"-write-baseline", *rf.writeBaseline}} {
+		if f.name == "" {
+			continue
+		}
+		if dir, err := os.Stat(filepath.Dir(f.name)); err != nil || !dir.IsDir() {
+			return fmt.Errorf("%s %s: no directory %s to write it in", f.flag, f.name, filepath.Dir(f.name))
+		}
+	}
 	if *rf.baseline == "" {
 		return nil
 	}
