@@ -21,6 +21,10 @@
 //     and examples too. Benchmarks are roots even though go test runs them
 //     only with -bench.
 //
+// Each [Package] keeps its parsed files, with comments, and its module's
+// directory, for the reports (//chordgo:ignore comments, file names
+// relative to the module root).
+//
 // With tests, the test variant "p [p.test]" of a package replaces p (the
 // synthesized test main is not analyzed). A package that fails to load or
 // type-check is reported in [Program.Errors] with its first errors

@@ -35,6 +35,9 @@ type Options struct {
 	// Timings keeps the stages' times in the JSON report; without them
 	// two runs print the same bytes.
 	Timings bool
+	// Root is the directory SARIF URIs and baseline descriptions name
+	// files relative to: the module root.
+	Root string
 }
 
 // DefaultMaxPaths is chordgo check's Options.MaxPaths: enough pairs with
@@ -72,6 +75,7 @@ type Location struct {
 	Object string `json:"object,omitempty"` // where the object was allocated: "FILE:line:col"
 	Type   string `json:"type,omitempty"`   // the allocated object's type
 	Desc   string `json:"desc"`             // all of that in words
+	object token.Position
 }
 
 // An Access is one side of a race.
@@ -84,6 +88,7 @@ type Access struct {
 	Roots     []string  `json:"roots"` // entry functions from which the access is reached
 	Path      []Frame   `json:"path"`  // from the goroutine's entry to the access; empty past Options.MaxPaths
 	Locks     []string  `json:"locks"` // locks held at the access
+	pos       token.Position
 }
 
 // A Goroutine says which goroutine runs an access and how it started.
@@ -99,6 +104,7 @@ type Frame struct {
 	Func  string   `json:"func"`
 	Pos   string   `json:"pos"`
 	Locks []string `json:"locks,omitempty"` // locks held at the call; the last frame's are the Access's Locks
+	pos   token.Position
 }
 
 // FuncInfo says where a function named in a race is declared.
@@ -110,7 +116,9 @@ type FuncInfo struct {
 // Stats are the funnel's counts (Naik's Table 2.4) and times.
 type Stats struct {
 	Pairs     Pairs              `json:"pairs"`
-	Locations int                `json:"locations"` // the locations of the ultimate pairs
+	Reported  int                `json:"reported"`  // the ultimate pairs less those filtered
+	Filtered  Filtered           `json:"filtered"`  // ultimate pairs not reported, by the filter that took them out
+	Locations int                `json:"locations"` // the locations of the reported pairs
 	Seconds   map[string]float64 `json:"seconds,omitempty"`
 	Sizes     map[string]int     `json:"sizes"`
 	Demand    *Demand            `json:"demand,omitempty"`
@@ -148,6 +156,14 @@ func DemandStats(dr *demand.Result) *Demand {
 	return d
 }
 
+// Filtered counts the ultimate pairs that filters took out of a report,
+// each under the first filter that took it.
+type Filtered struct {
+	Suppressed int `json:"suppressed"` // by a //chordgo:ignore comment
+	Baseline   int `json:"baseline"`   // their id is in the -baseline file
+	Unchanged  int `json:"unchanged"`  // no access on a line -new-from-rev's diff adds or changes
+}
+
 // Pairs counts access pairs after each stage of the funnel.
 type Pairs struct {
 	Original int `json:"original"`
@@ -182,19 +198,15 @@ func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
 		}
 		rep.groups[k].races = append(rep.groups[k].races, b.entry(race))
 	}
-	compareEntries := func(a, b entry) int {
-		return cmp.Or(comparePos(a.order[0], b.order[0]), comparePos(a.order[1], b.order[1]))
-	}
 	for _, g := range rep.groups {
 		slices.SortStableFunc(g.races, compareEntries)
 	}
-	slices.SortStableFunc(rep.groups, func(a, b group) int {
-		return cmp.Or(compareEntries(a.races[0], b.races[0]), cmp.Compare(a.loc.ID, b.loc.ID))
-	})
+	rep.sortGroups()
 	s := res.Stats
 	rep.Stats = Stats{
 		Pairs: Pairs{Original: s.Original, Aliasing: s.Aliasing, Escaping: s.Escaping,
 			Parallel: s.Parallel, Unlocked: s.Unlocked, Ultimate: len(res.Races)},
+		Reported:  len(res.Races),
 		Locations: len(rep.groups),
 		Seconds:   map[string]float64{},
 		Sizes:     map[string]int{"goroutines": len(res.Goroutines.List), "contexts": r.Contexts.Len()},
@@ -203,6 +215,43 @@ func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
 		rep.Stats.Seconds[name] = d.Seconds()
 	}
 	return rep
+}
+
+func compareEntries(a, b entry) int {
+	return cmp.Or(comparePos(a.order[0], b.order[0]), comparePos(a.order[1], b.order[1]))
+}
+
+// sortGroups orders locations by their first race.
+func (rep *Report) sortGroups() {
+	slices.SortStableFunc(rep.groups, func(a, b group) int {
+		return cmp.Or(compareEntries(a.races[0], b.races[0]), cmp.Compare(a.loc.ID, b.loc.ID))
+	})
+}
+
+// omit takes the races for which out is true out of the report, and
+// returns how many it took.
+func (rep *Report) omit(out func(e *entry) bool) int {
+	n := 0
+	groups := rep.groups[:0]
+	for _, g := range rep.groups {
+		kept := g.races[:0]
+		for _, e := range g.races {
+			if out(&e) {
+				n++
+			} else {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) > 0 {
+			groups = append(groups, group{loc: g.loc, races: kept})
+		}
+	}
+	clear(rep.groups[len(groups):])
+	rep.groups = groups
+	rep.sortGroups()
+	rep.Stats.Reported -= n
+	rep.Stats.Locations = len(groups)
+	return n
 }
 
 type builder struct {
@@ -259,18 +308,33 @@ func (b *builder) race(g *group, e *entry, withPaths bool) Race {
 	out := Race{Location: g.loc}
 	// One goroutine pair stands for all: the first, in id order.
 	pair := e.race.Pairs[0]
-	keys := make([]string, 2)
 	for k, a := range e.race.Accesses {
 		out.Accesses[k] = b.access(a, pair[k], withPaths)
-		keys[k] = b.ids.access(a.E, out.Accesses[k].Op)
 	}
 	if e.swap {
 		out.Accesses[0], out.Accesses[1] = out.Accesses[1], out.Accesses[0]
 	}
-	// The two accesses name the race: races are distinct pairs of accesses.
-	slices.Sort(keys)
-	out.ID = hash(strings.Join(keys, "\x00"))
+	out.ID = b.raceID(e.race)
 	return out
+}
+
+// raceID names a race by its two accesses: races are distinct pairs of
+// accesses.
+func (b *builder) raceID(race *races.Race) string {
+	keys := make([]string, 2)
+	for k, a := range race.Accesses {
+		keys[k] = b.ids.access(a.E, accessOp(a))
+	}
+	slices.Sort(keys)
+	return hash(strings.Join(keys, "\x00"))
+}
+
+// accessOp is an access's operation as reports name it.
+func accessOp(a races.Access) string {
+	if a.Write {
+		return "write"
+	}
+	return "read"
 }
 
 // comparePos orders positions by file, then line and column as numbers.
@@ -290,7 +354,8 @@ func (b *builder) location(h uint32) Location {
 	f := b.f
 	site := f.Site(h)
 	root := f.Site(site.Root)
-	loc := Location{ID: hash(b.ids.location(h)), Object: b.position(f.SitePos(site.Root))}
+	loc := Location{ID: hash(b.ids.location(h)), object: f.SitePos(site.Root)}
+	loc.Object = b.position(loc.object)
 	if root.Type != nil {
 		loc.Type = root.Type.String()
 	}
@@ -312,7 +377,7 @@ func (b *builder) location(h uint32) Location {
 	case root.Kind == pointsto.SiteGlobal:
 		loc.Kind = "global"
 		loc.Global = root.Value.(*ssa.Global).String()
-		loc.Object = ""
+		loc.Object, loc.object = "", token.Position{}
 		loc.Desc = "global " + loc.Global
 	default:
 		if a, ok := root.Value.(*ssa.Alloc); ok && a.Comment != "" {
@@ -330,15 +395,13 @@ func (b *builder) access(a races.Access, g uint32, withPaths bool) Access {
 	f := b.f
 	instr := f.Access(a.E)
 	out := Access{
-		Pos:    b.position(f.AccessPos(a.E)),
-		Op:     "read",
+		pos:    f.AccessPos(a.E),
+		Op:     accessOp(a),
 		Atomic: a.Atomic,
 		Func:   b.funcName(instr.Parent()),
 		Locks:  []string{},
 	}
-	if a.Write {
-		out.Op = "write"
-	}
+	out.Pos = b.position(out.pos)
 	out.Goroutine = b.goroutine(g)
 	for _, root := range b.gs.Roots(g) {
 		out.Roots = append(out.Roots, b.funcName(f.Func(b.gs.List[root].Func)))
@@ -351,7 +414,7 @@ func (b *builder) access(a races.Access, g uint32, withPaths bool) Access {
 			if fr.call {
 				locks = b.lockNames(b.res.HeldAtCall(fr.site, g))
 			}
-			out.Path = append(out.Path, Frame{Func: b.funcName(fr.fn), Pos: b.position(fr.pos), Locks: locks})
+			out.Path = append(out.Path, Frame{Func: b.funcName(fr.fn), Pos: b.position(fr.pos), Locks: locks, pos: fr.pos})
 		}
 	}
 	return out

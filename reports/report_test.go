@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,7 +50,14 @@ func chainProgram(n int) string {
 // over the module in dir.
 func analyze(t testing.TB, dir string) (*pointsto.Result, *races.Result) {
 	t.Helper()
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"."}, Dir: dir})
+	return analyzePatterns(t, dir, ".")
+}
+
+// analyzePatterns runs the funnel at k = 1 over the packages that patterns
+// name in dir.
+func analyzePatterns(t testing.TB, dir string, patterns ...string) (*pointsto.Result, *races.Result) {
+	t.Helper()
+	prog, err := pointsto.Load(pointsto.Config{Patterns: patterns, Dir: dir})
 	if err == nil && len(prog.Errors) > 0 {
 		err = fmt.Errorf("load errors: %v", prog.Errors)
 	}
@@ -247,6 +255,48 @@ func TestStableIDs(t *testing.T) {
 			}
 			if strings.Join(moved, ",") != strings.Join(ids, ",") {
 				t.Errorf("ids changed:\n%v\n%v", ids, moved)
+			}
+		})
+	}
+}
+
+// TestStableIDsKinds checks on races of every location kind that edits
+// outside the racing functions keep the ids: lines moved by a blank line
+// above both accesses, a function added, a function added and called
+// after the accesses (its own race gets a new id, the others keep theirs).
+func TestStableIDsKinds(t *testing.T) {
+	ids, positions := raceIDs(t, kindsProgram)
+	if len(ids) != 5 {
+		t.Fatalf("%d races, want 5: %v", len(ids), positions)
+	}
+	const unrelated = "func unrelated() *T {\n\tu := &T{}\n\tgo func() { u.n = 3 }()\n\treturn u\n}\n\nfunc main() {"
+	for _, tc := range []struct {
+		name, old, new string
+		added          int // races the edit adds
+	}{
+		{"blank line above both accesses", "\nfunc main() {", "\n\nfunc main() {", 0},
+		{"function added", "func main() {", unrelated, 0},
+		{"function added and called after the accesses", "\tprintln(x)\n", "\tprintln(x)\n\tunrelated().n = 4\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(kindsProgram, tc.old, tc.new, 1)
+			if tc.added > 0 {
+				src = strings.Replace(src, "func main() {", unrelated, 1)
+			}
+			if src == kindsProgram {
+				t.Fatalf("edit %q not applied", tc.old)
+			}
+			moved, movedPositions := raceIDs(t, src)
+			if tc.added == 0 && strings.Join(movedPositions, ",") == strings.Join(positions, ",") {
+				t.Fatalf("no access moved: %v", positions)
+			}
+			if len(moved) != len(ids)+tc.added {
+				t.Fatalf("%d races, want %d: %v", len(moved), len(ids)+tc.added, movedPositions)
+			}
+			for _, id := range ids {
+				if !slices.Contains(moved, id) {
+					t.Errorf("id %s (location, race) gone:\n%v\n%v", id, ids, moved)
+				}
 			}
 		})
 	}

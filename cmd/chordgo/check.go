@@ -20,7 +20,7 @@ import (
 // Exit statuses of chordgo check.
 const (
 	exitClean   = 0 // no race
-	exitRaces   = 1 // races reported
+	exitRaces   = 1 // races reported (after suppressions, -baseline, -new-from-rev)
 	exitFailed  = 2 // could not analyze, or a package failed to load
 	exitStopped = 3 // a budget ran out (or SIGINT) before the first complete run
 )
@@ -44,18 +44,24 @@ func runCheck(args []string) int {
 	maxContexts := fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)")
 	allowEmpty := fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing")
 	budget := addBudgetFlags(fs)
+	review := addReviewFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
-			"\t[-escape=true] [-mhp=true] [-locks=true] [packages]\n\n"+
+			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
+			"\t[-write-baseline FILE] [-new-from-rev REV] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
 			"whole program from its roots (main, tests, benchmarks, fuzz targets, examples),\n"+
 			"and reports each pair of accesses that may race, with at least one of them in\n"+
 			"the packages named (standard-library packages too, when named).\n\n"+
 			"When -timeout, -mem or an interrupt stops the demand loop, the races of its last\n"+
 			"completed run are reported: they include every race a longer run would report.\n\n"+
-			"Exit status: 0 no race, 1 races reported, 2 the program could not be analyzed\n"+
-			"(a package failed to load: the rest is analyzed and reported; or no root runs\n"+
+			"A race with an access on a line that ends with a //chordgo:ignore <reason>\n"+
+			"comment, or below such a comment alone on its line, is not reported; -baseline\n"+
+			"and -new-from-rev leave out more.\n\n"+
+			"Exit status: 0 no race reported, 1 races reported, 2 the program could not be\n"+
+			"analyzed (a //chordgo:ignore without a reason, an unknown -new-from-rev revision,\n"+
+			"a package failed to load: the rest is analyzed and reported; or no root runs\n"+
 			"the packages named, see -allow-empty), 3 a budget ran out or an interrupt came\n"+
 			"before the first complete run (nothing is reported).\n\n")
 		fs.PrintDefaults()
@@ -84,13 +90,16 @@ func runCheck(args []string) int {
 			return fail(err)
 		}
 	}
+	if err := review.start(); err != nil {
+		return fail(err)
+	}
 	ctx, stop, err := budget.start()
 	if err != nil {
 		return fail(err)
 	}
 	defer stop()
 
-	an := &analysis{done: make(chan struct{})}
+	an := &analysis{done: make(chan struct{}), loaded: review.loaded}
 	go an.run(ctx, lf, fs.Args(), *allowEmpty, demand.Options{
 		K: *k, Once: !*onDemand, MaxContexts: *maxContexts,
 		Races: races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks, Std: *std},
@@ -128,7 +137,10 @@ func runCheck(args []string) int {
 	}
 
 	t := time.Now()
-	rep := reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *maxPaths, Timings: *stats})
+	rep := reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *maxPaths, Timings: *stats, Root: review.root})
+	if err := review.filter(rep); err != nil {
+		return fail(err)
+	}
 	rep.Stats.Demand = reports.DemandStats(dr)
 	for name, d := range map[string]time.Duration{
 		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
@@ -157,10 +169,13 @@ func runCheck(args []string) int {
 			return fail(err)
 		}
 	}
+	if err := review.finish(rep); err != nil {
+		return fail(err)
+	}
 	switch {
 	case len(prog.Errors) > 0:
 		return exitFailed
-	case rep.Stats.Pairs.Ultimate > 0:
+	case rep.Stats.Reported > 0:
 		return exitRaces
 	}
 	return exitClean
@@ -182,7 +197,8 @@ func writeHTML(dir string, rep *reports.Report) error {
 // budget runs out in a stage that does not stop by itself (facts, Datalog
 // runs), and report what the pipeline had completed.
 type analysis struct {
-	done chan struct{} // closed when run returns
+	done   chan struct{}                 // closed when run returns
+	loaded func(*pointsto.Program) error // called once the program is loaded, before it is analyzed
 
 	mu                sync.Mutex
 	phase             string            // what run is doing, for messages
@@ -214,6 +230,9 @@ func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []strin
 	an.set(func() { an.phase = "loading packages and building SSA" })
 	prog, err := lf.load(ctx, patterns)
 	if err != nil {
+		return nil, err
+	}
+	if err := an.loaded(prog); err != nil {
 		return nil, err
 	}
 	an.set(func() { an.prog, an.phase = prog, "extracting facts" })

@@ -13,9 +13,13 @@
 // (default $CHORDGO_MEM or half of the machine's memory; the Go runtime's
 // memory limit plus a watchdog on runtime/metrics) and SIGINT end a context
 // that loading and the demand loop watch; the command stops waiting for the
-// pipeline at once and reports the demand loop's last completed run. Exit
-// status: 0 no race, 1 races, 2 could not analyze (or a package failed to
-// load), 3 a budget ran out before the first complete run.
+// pipeline at once and reports the demand loop's last completed run. Its
+// code-review flags (review.go: -sarif, -baseline, -write-baseline,
+// -new-from-rev, and //chordgo:ignore comments) read what they need once
+// the program is loaded, before it is analyzed, so that a wrong comment or
+// revision fails at once. Exit status: 0 no race reported, 1 races, 2 could
+// not analyze (or a package failed to load), 3 a budget ran out before the
+// first complete run.
 package main
 
 import (
