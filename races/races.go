@@ -214,7 +214,8 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		if !acc.read.Test(uint(e)) && !acc.write.Test(uint(e)) {
 			continue
 		}
-		if fn == nil || fn.Pkg == nil {
+		pkgOf := declaringPackage(fn)
+		if pkgOf == nil {
 			acc.other.Set(uint(e))
 			continue
 		}
@@ -234,11 +235,11 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		if a := allocation(f.Access(e)); a != nil {
 			acc.allocatedBy[e] = a
 		}
-		pkg := f.Prog.PackageOf(fn.Pkg.Pkg)
+		pkg := f.Prog.PackageOf(pkgOf.Pkg)
 		switch {
-		case pkg != nil && pkg.Initial && pkg.Module != "" || std && !modeled(fn.Pkg.Pkg.Path()):
+		case pkg != nil && pkg.Initial && pkg.Module != "" || std && !modeled(pkgOf.Pkg.Path()):
 			acc.analyzed.Set(uint(e))
-		case !modeled(fn.Pkg.Pkg.Path()):
+		case !modeled(pkgOf.Pkg.Path()):
 			acc.other.Set(uint(e))
 		}
 	}
@@ -251,6 +252,24 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		}
 	}
 	return acc
+}
+
+// declaringPackage returns the package whose source holds fn's code, or nil
+// (a wrapper, or no function). An instance of a generic function, and a
+// closure inside one, has no Pkg of its own: its code is the origin's,
+// written in the origin's package. Classifying it by a nil Pkg made two
+// accesses in generic code of the analyzed packages both "other", a pair
+// never checked (issue 10).
+func declaringPackage(fn *ssa.Function) *ssa.Package {
+	if fn == nil {
+		return nil
+	}
+	if fn.Pkg == nil {
+		if origin := fn.Origin(); origin != nil {
+			return origin.Pkg
+		}
+	}
+	return fn.Pkg
 }
 
 // resultReassign reports whether instr is the store of `*x = *x` that
