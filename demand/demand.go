@@ -70,6 +70,14 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 	seen := map[string]bool{}      // objects already refined, by their elements
 	var checked map[[2]uint32]bool // the access pairs of the last run's races; nil: all
 	var first races.Stats
+	// Termination: a run is followed by another only when refine raised
+	// some site's k (else it returns nil), and k only rises. refine sets
+	// k = len(elems)+1 for contexts that repeat no site, so no k passes
+	// the number of sites plus one, and there are at most 1 + the sum over
+	// sites of (final k - default k) runs: polynomial in the sites. Each
+	// run's size is bounded by MaxContexts (through the estimate), not by
+	// a polynomial: on a ring of n goroutines that start one another, k
+	// rises by one go site per run, about n runs (TestChainWork).
 	for {
 		start := time.Now()
 		estimate := est.size(sigma)
@@ -279,7 +287,9 @@ func newEstimator(a *pointsto.Analyzer) *estimator {
 
 var exact = apd.BaseContext.WithPrecision(0)
 
-// contexts bounds the contexts of length n of function m.
+// contexts bounds the contexts of length n of function m. Termination: the
+// recursion lowers n by one down to 0, and is memoized per (m, n), so it
+// computes each pair once: at most |M|·n sums over the callers.
 func (e *estimator) contexts(m uint32, n int) *apd.Decimal {
 	if n <= 0 {
 		return apd.New(1, 0)
@@ -327,6 +337,8 @@ func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32
 		}
 	}
 	slices.Sort(raised)
+	// Termination: one pass over the raised sites, each estimate linear in
+	// the sites once contexts' memo is filled.
 	for _, h := range raised {
 		if e.size(next).Cmp(limit) <= 0 {
 			break
