@@ -73,6 +73,7 @@ func TestChainWork(t *testing.T) {
 			if tc.demand {
 				bound = 10_000 + 15*n*n*n
 			}
+			t.Logf("mhp work %d, %d runs", res.Races.Order.Work(), len(res.Iterations))
 			if w := res.Races.Order.Work(); w > bound {
 				t.Errorf("mhp work %d, want at most %d", w, bound)
 			}

@@ -39,20 +39,19 @@ func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 		return false
 	}
 	// The next instance may start before the access.
-	if e, ok := c.inside[ga]; ok && o.may(a).Test(uint(e)) {
-		return false
+	ea, eb := c.inside[0], c.inside[1]
+	if ga > gb {
+		ea, eb = eb, ea
 	}
-	if e, ok := c.inside[gb]; ok && o.may(b).Test(uint(e)) {
-		return false
-	}
-	return true
+	return (ea < 0 || !o.may(a).Test(uint(ea))) && (eb < 0 || !o.may(b).Test(uint(eb)))
 }
 
-// chain is what chained decides for a pair of goroutines: whether their
-// set S forms one chain, and the go event of S that ga and gb each run.
+// chain is what chained decides for a pair of goroutines, the lower
+// first: whether their set S forms one chain, and the go event that
+// starts members each of the two runs (-1: none).
 type chain struct {
 	ok     bool
-	inside map[uint32]uint32 // ga or gb -> the go event it runs that starts members
+	inside [2]int64
 }
 
 // chainOf decides chained's conditions that do not depend on the accesses,
@@ -64,8 +63,8 @@ func (o *Order) chainOf(ga, gb uint32) chain {
 	if c, ok := o.chains[key]; ok {
 		return c
 	}
-	members := o.chainClosure(ga).Union(o.chainClosure(gb))
-	c := o.chainOfMembers(members, ga, gb)
+	members := o.chainClosure(key[0]).Union(o.chainClosure(key[1]))
+	c := o.chainOfMembers(members, key[0], key[1])
 	o.chains[key] = c
 	return c
 }
@@ -113,10 +112,10 @@ func (o *Order) chainOfMembers(members *bitset.BitSet, ga, gb uint32) chain {
 			return chain{}
 		}
 	}
-	c := chain{ok: true, inside: map[uint32]uint32{}}
-	for _, g := range []uint32{ga, gb} {
+	c := chain{ok: true, inside: [2]int64{-1, -1}}
+	for k, g := range []uint32{ga, gb} {
 		if e, ok := inside[g]; ok {
-			c.inside[g] = e
+			c.inside[k] = int64(e)
 		}
 	}
 	return c

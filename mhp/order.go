@@ -721,7 +721,9 @@ func isArrayPointer(t types.Type) bool {
 
 // plainComparable reports whether comparing or hashing values of type t
 // never panics: no interface (whose dynamic value may be incomparable) or
-// type parameter inside.
+// type parameter inside. Termination: the recursion goes into array
+// elements and struct fields, and a type cannot hold itself but through a
+// pointer, slice, map or the like, where it stops.
 func plainComparable(t types.Type) bool {
 	switch t := t.Underlying().(type) {
 	case *types.Basic, *types.Pointer, *types.Chan:
@@ -1038,7 +1040,10 @@ func observedBranch(call *ssa.Call) *ssa.BasicBlock {
 // notNil reports whether pointer v is never nil: the address of a
 // variable, field or element (taking it from a nil pointer panics instead),
 // a conversion of one (to unsafe.Pointer), or the one value ever stored in
-// a variable that holds one.
+// a variable that holds one. Termination: each step goes to an operand of
+// v or to the value stored before the load v on every path (StoredOnce),
+// defined earlier still: the instructions visited strictly dominate one
+// another, so none comes twice.
 func notNil(v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Alloc, *ssa.Global, *ssa.FieldAddr, *ssa.IndexAddr:

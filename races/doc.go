@@ -35,7 +35,8 @@
 //
 // Each stage can be turned off in [Options] for diagnosis. Races are
 // reported when at least one access is in the packages the user named
-// (Options.Std widens that); accesses inside sync, sync/atomic and the
+// (Options.Std widens that; the code of an instance of a generic function
+// is in its origin's package); accesses inside sync, sync/atomic and the
 // runtime are never reported: those are modeled by their documented
 // semantics.
 package races
