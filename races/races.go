@@ -787,30 +787,33 @@ func group(pairs []pair, acc *accessInfo) []Race {
 		for k := range 2 {
 			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
 		}
+		// Duplicates go at the end, by sorting: a search per insertion
+		// made this quadratic in a race's goroutine pairs.
 		for _, gp := range p.gp {
 			for k := range 2 {
-				if !slices.Contains(race.Accesses[k].Goroutines, gp[k]) {
-					race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, gp[k])
-				}
+				race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, gp[k])
 			}
-			if !slices.Contains(race.Pairs, gp) {
-				race.Pairs = append(race.Pairs, gp)
-			}
+			race.Pairs = append(race.Pairs, gp)
 		}
-		if !slices.Contains(race.Locations, p.o) {
-			race.Locations = append(race.Locations, p.o)
-		}
+		race.Locations = append(race.Locations, p.o)
 	}
-	slices.SortFunc(keys, func(a, b [2]uint32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	slices.SortFunc(keys, comparePairs)
 	out := make([]Race, 0, len(keys))
 	for _, k := range keys {
 		race := byPair[k]
 		for i := range race.Accesses {
 			slices.Sort(race.Accesses[i].Goroutines)
+			race.Accesses[i].Goroutines = slices.Compact(race.Accesses[i].Goroutines)
 		}
 		slices.Sort(race.Locations)
-		slices.SortFunc(race.Pairs, func(a, b [2]uint32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+		race.Locations = slices.Compact(race.Locations)
+		slices.SortFunc(race.Pairs, comparePairs)
+		race.Pairs = slices.Compact(race.Pairs)
 		out = append(out, *race)
 	}
 	return out
+}
+
+func comparePairs(a, b [2]uint32) int {
+	return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
 }
