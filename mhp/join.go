@@ -1,6 +1,7 @@
 package mhp
 
 import (
+	"encoding/binary"
 	"go/token"
 	"slices"
 
@@ -32,52 +33,55 @@ func (o *Order) joinedPair(a ssa.Instruction, ga uint32, b ssa.Instruction, gb u
 // to the later one.
 //
 // Only the last condition depends on a and b: the rest is decided once per
-// pair of goroutines (chainOf).
+// pair of goroutines (chainOf), and once per set S (chainOfMembers).
 func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
 	c := o.chainOf(ga, gb)
 	if !c.ok {
 		return false
 	}
 	// The next instance may start before the access.
-	ea, eb := c.inside[0], c.inside[1]
-	if ga > gb {
-		ea, eb = eb, ea
+	if e, ok := c.inside[ga]; ok && o.may(a).Test(uint(e)) {
+		return false
 	}
-	return (ea < 0 || !o.may(a).Test(uint(ea))) && (eb < 0 || !o.may(b).Test(uint(eb)))
+	if e, ok := c.inside[gb]; ok && o.may(b).Test(uint(e)) {
+		return false
+	}
+	return true
 }
 
-// chain is what chained decides for a pair of goroutines, the lower
-// first: whether their set S forms one chain, and the go event that
-// starts members each of the two runs (-1: none).
+// chain is what chained decides for a set S of goroutines: whether it
+// forms one chain, and the go event each member runs that starts members.
 type chain struct {
 	ok     bool
-	inside [2]int64
+	inside map[uint32]uint32 // member -> the go event it runs that starts members
 }
 
 // chainOf decides chained's conditions that do not depend on the accesses,
-// for the pair {ga, gb}, once. S is the union of the chain closures of ga
-// and gb (chainClosure): the rule that adds a goroutine looks at one
-// member only.
-func (o *Order) chainOf(ga, gb uint32) chain {
-	key := [2]uint32{min(ga, gb), max(ga, gb)}
+// for the pair {ga, gb}. S is the union of the chain closures of ga and gb
+// (chainClosure): the rule that adds a goroutine looks at one member only.
+// Goroutines on one ring share their closure, so the check is kept per
+// pair of distinct closures: a pair of goroutines then costs two lookups,
+// not a union and a pass over S's starts.
+func (o *Order) chainOf(ga, gb uint32) *chain {
+	ca, cb := o.chainClosure(ga), o.chainClosure(gb)
+	key := [2]uint32{min(ca, cb), max(ca, cb)}
 	if c, ok := o.chains[key]; ok {
 		return c
 	}
-	members := o.chainClosure(key[0]).Union(o.chainClosure(key[1]))
-	c := o.chainOfMembers(members, key[0], key[1])
+	c := o.chainOfMembers(o.closureSets[ca].Union(o.closureSets[cb]))
 	o.chains[key] = c
 	return c
 }
 
 // chainOfMembers checks chained's conditions on the starts of the set S,
 // members.
-func (o *Order) chainOfMembers(members *bitset.BitSet, ga, gb uint32) chain {
+func (o *Order) chainOfMembers(members *bitset.BitSet) *chain {
 	type start struct{ e, p uint32 }
 	outside := map[int][]start{}  // by program: the starts from outside S
 	inside := map[uint32]uint32{} // member -> the go event it runs that starts members
 	for g, ok := members.NextSet(0); ok; g, ok = members.NextSet(g + 1) {
 		if o.gs.List[g].Kind != GoGoroutine {
-			return chain{}
+			return &chain{}
 		}
 		for _, e := range o.starts[g] {
 			ev := &o.events[e]
@@ -87,11 +91,11 @@ func (o *Order) chainOfMembers(members *bitset.BitSet, ga, gb uint32) chain {
 					continue // p starts g through another event
 				}
 				if !o.oncePerInstance(ev.instr, p) {
-					return chain{}
+					return &chain{}
 				}
 				if !members.Test(uint(p)) {
 					if !o.gs.List[p].Single {
-						return chain{}
+						return &chain{}
 					}
 					for _, prog := range o.gs.List[p].Programs {
 						if !slices.Contains(outside[prog], start{e, p}) {
@@ -101,7 +105,7 @@ func (o *Order) chainOfMembers(members *bitset.BitSet, ga, gb uint32) chain {
 					continue
 				}
 				if prev, ok := inside[p]; ok && prev != e {
-					return chain{}
+					return &chain{}
 				}
 				inside[p] = e
 			}
@@ -109,26 +113,21 @@ func (o *Order) chainOfMembers(members *bitset.BitSet, ga, gb uint32) chain {
 	}
 	for _, starts := range outside {
 		if len(starts) > 1 {
-			return chain{}
+			return &chain{}
 		}
 	}
-	c := chain{ok: true, inside: [2]int64{-1, -1}}
-	for k, g := range []uint32{ga, gb} {
-		if e, ok := inside[g]; ok {
-			c.inside[k] = int64(e)
-		}
-	}
-	return c
+	return &chain{ok: true, inside: inside}
 }
 
 // chainClosure returns the least set that holds g and every goroutine of
 // kind GoGoroutine that runs, at most once per instance, a go event
-// starting a member. Termination: a worklist that only adds goroutines not
-// yet in the set, so each goroutine is expanded at most once; the work is
-// at most the sum over goroutines of starts times parents.
-func (o *Order) chainClosure(g uint32) *bitset.BitSet {
-	if s, ok := o.closures[g]; ok {
-		return s
+// starting a member, as an index into closureSets (equal sets, one index).
+// Termination: a worklist that only adds goroutines not yet in the set,
+// so each goroutine is expanded at most once; the work is at most the sum
+// over goroutines of starts times parents.
+func (o *Order) chainClosure(g uint32) uint32 {
+	if id, ok := o.closureOf[g]; ok {
+		return id
 	}
 	members := bitset.New(uint(len(o.gs.List))).Set(uint(g))
 	for work := []uint32{g}; len(work) > 0; {
@@ -145,8 +144,19 @@ func (o *Order) chainClosure(g uint32) *bitset.BitSet {
 			}
 		}
 	}
-	o.closures[g] = members
-	return members
+	words := members.Words()
+	key := make([]byte, 0, 8*len(words))
+	for _, w := range words {
+		key = binary.LittleEndian.AppendUint64(key, w)
+	}
+	id, ok := o.closureIDs[string(key)]
+	if !ok {
+		id = uint32(len(o.closureSets))
+		o.closureSets = append(o.closureSets, members)
+		o.closureIDs[string(key)] = id
+	}
+	o.closureOf[g] = id
+	return id
 }
 
 // oncePerInstance reports whether instruction x runs at most once in each

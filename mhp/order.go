@@ -99,10 +99,14 @@ type Order struct {
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
 	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
 	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
-	chains    map[[2]uint32]chain                // by goroutine pair, the lower first (chainOf)
-	closures  map[uint32]*bitset.BitSet          // by goroutine (chainClosure)
-	once      map[onceKey]bool                   // oncePerInstance
-	children  [][]uint32                         // by goroutine: the goroutines it may start
+	chains    map[[2]uint32]*chain               // by pair of chain closures, the lower first (chainOf)
+	closureOf map[uint32]uint32                  // by goroutine: its chain closure (chainClosure)
+	// closureSets are the distinct chain closures, closureIDs their
+	// indexes by the sets' words.
+	closureSets []*bitset.BitSet
+	closureIDs  map[string]uint32
+	once        map[onceKey]bool // oncePerInstance
+	children    [][]uint32       // by goroutine: the goroutines it may start
 
 	// work counts the steps of the fixpoints and searches (see Work).
 	work uint64
@@ -126,7 +130,7 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
 		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{},
-		chains: map[[2]uint32]chain{}, closures: map[uint32]*bitset.BitSet{}, once: map[onceKey]bool{}}
+		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, once: map[onceKey]bool{}}
 	o.children = make([][]uint32, len(gs.List))
 	for g, gr := range gs.List {
 		for _, p := range gr.Parents {
