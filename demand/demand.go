@@ -231,6 +231,9 @@ func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
 	for t := range r.Tuples("subObj") {
 		parent[t[2]] = t[0]
 	}
+	// Termination: each step goes to the object o lies in; sub-objects are
+	// made by a descent through a site's sub-sites (pointsto's
+	// addObject), a finite tree, so no object lies in itself.
 	root := func(o pointsto.Ctx) pointsto.Ctx {
 		for {
 			p, ok := parent[o]
