@@ -107,6 +107,14 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 		out.Stopped = context.Cause(ctx)
 		return out, nil
 	}
+	// Termination: a run is followed by another only when refine raised
+	// some site's k (else it returns nil), and k only rises. refine sets
+	// k = len(elems)+1 for contexts that repeat no site, so no k passes
+	// the number of sites plus one, and there are at most 1 + the sum over
+	// sites of (final k - default k) runs: polynomial in the sites. Each
+	// run's size is bounded by MaxContexts (through the estimate), not by
+	// a polynomial: on a ring of n goroutines that start one another, k
+	// rises by one go site per run, about n runs (TestChainWork).
 	for {
 		if ctx.Err() != nil {
 			return stopped()
@@ -223,6 +231,9 @@ func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
 	for t := range r.Tuples("subObj") {
 		parent[t[2]] = t[0]
 	}
+	// Termination: each step goes to the object o lies in; sub-objects are
+	// made by a descent through a site's sub-sites (pointsto's
+	// addObject), a finite tree, so no object lies in itself.
 	root := func(o pointsto.Ctx) pointsto.Ctx {
 		for {
 			p, ok := parent[o]
@@ -366,7 +377,9 @@ func newEstimator(a *pointsto.Analyzer) *estimator {
 
 var exact = apd.BaseContext.WithPrecision(0)
 
-// contexts bounds the contexts of length n of function m.
+// contexts bounds the contexts of length n of function m. Termination: the
+// recursion lowers n by one down to 0, and is memoized per (m, n), so it
+// computes each pair once: at most |M|·n sums over the callers.
 func (e *estimator) contexts(m uint32, n int) *apd.Decimal {
 	if n <= 0 {
 		return apd.New(1, 0)
@@ -414,6 +427,8 @@ func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32
 		}
 	}
 	slices.Sort(raised)
+	// Termination: one pass over the raised sites, each estimate linear in
+	// the sites once contexts' memo is filled.
 	for _, h := range raised {
 		if e.size(next).Cmp(limit) <= 0 {
 			break

@@ -20,7 +20,13 @@ func analyzer(t *testing.T, pattern string) *pointsto.Analyzer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: root})
+	return analyzerIn(t, root, pattern)
+}
+
+// analyzerIn loads the packages of pattern in the module at dir.
+func analyzerIn(t *testing.T, dir, pattern string) *pointsto.Analyzer {
+	t.Helper()
+	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,8 @@ func countRuns(r *pointsto.Result) *counts {
 		base[node]++
 		work = append(work, node)
 	}
+	// Termination: a count only rises (its inputs do) and is capped at 2,
+	// so a node changes, and requeues its successors, at most twice.
 	for len(work) > 0 {
 		node := work[len(work)-1]
 		work = work[:len(work)-1]

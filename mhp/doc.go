@@ -108,6 +108,19 @@
 // differs at every run of the statement: an object allocated anew before
 // each run, or a loop counter indexing a whole array.
 //
+// # Termination and work
+//
+// Every fixpoint and search carries, next to it, why it ends: a worklist
+// or round-robin dataflow over a finite lattice in which each set only
+// grows or only shrinks, or a search that visits each goroutine once.
+// The work is polynomial in the goroutines, events, functions and blocks;
+// what Ordered asks again and again is memoized: after per goroutine,
+// function and may set, oncePerInstance, each goroutine's chain closure,
+// and chained's conditions per pair of distinct closures (chainOf: asked
+// anew for every query, it made the default run on a ring of goroutines
+// that start one another slow, issue 10). [Order.Work] counts the steps,
+// for tests to bound (demand.TestChainWork).
+//
 // Not modeled (pairs stay unordered, which is sound): the buffered
 // channel's k-th receive before send k+C elsewhere (condmustnot proves a
 // channel of capacity 1 used as a lock), Unlock before a Lock that no Lock is known to

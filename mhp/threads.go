@@ -151,6 +151,8 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		gs.List[t[1]].Parents = append(gs.List[t[1]].Parents, t[0])
 		gs.desc[t[0]].Set(uint(t[1]))
 	}
+	// Transitive closure. Termination: the sets only grow, inside the
+	// goroutines, so at most |goroutines|² rounds change one.
 	for changed := true; changed; {
 		changed = false
 		for g := range gs.desc {

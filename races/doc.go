@@ -43,7 +43,8 @@
 // Each stage can be turned off in [Options] for diagnosis. Races are
 // reported when at least one access is in the packages the user named,
 // whatever their module: standard-library packages and files named on the
-// command line too (Options.Std widens that to every package); accesses inside sync, sync/atomic and the
-// runtime are never reported: those are modeled by their documented
-// semantics.
+// command line too (Options.Std widens that to every package; the code of
+// an instance of a generic function is in its origin's package); accesses
+// inside sync, sync/atomic and the runtime are never reported: those are
+// modeled by their documented semantics.
 package races
