@@ -30,7 +30,19 @@ type Options struct {
 	// completed run, while the next one runs: a caller that cannot wait
 	// for a run to reach a stopping point reports that one.
 	Completed func(*Result)
+	// Patience is how many runs in a row may remove no race pair before
+	// the loop stops (0: DefaultPatience; negative: no limit, the loop
+	// stops only when Sigma does).
+	Patience int
 }
+
+// DefaultPatience lets two runs in a row remove nothing: a raise that
+// splits a container before the objects in it removes races only at the
+// next run (go-cache: 44, 44, 40, 31 race pairs), but on programs whose
+// objects' contexts keep growing (goroutines that start one another in a
+// ring) Sigma changes at every run for as many runs as there are go
+// sites, while no race falls away.
+const DefaultPatience = 2
 
 // Iteration records one run of the analysis.
 type Iteration struct {
@@ -114,7 +126,14 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 	// sites of (final k - default k) runs: polynomial in the sites. Each
 	// run's size is bounded by MaxContexts (through the estimate), not by
 	// a polynomial: on a ring of n goroutines that start one another, k
-	// rises by one go site per run, about n runs (TestChainWork).
+	// rises by one go site per run, about n runs, unless patience runs out
+	// first (TestChainWork): then at most Patience+1 runs follow one
+	// another with no race removed.
+	patience := opts.Patience
+	if patience == 0 {
+		patience = DefaultPatience
+	}
+	idle := 0 // runs in a row that removed no race pair
 	for {
 		if ctx.Err() != nil {
 			return stopped()
@@ -154,6 +173,14 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 			opts.Completed(completed())
 		}
 		if opts.K > 0 || opts.Once {
+			break
+		}
+		if n := len(res.Iterations); n > 1 && res.Iterations[n-1].RacePairs >= res.Iterations[n-2].RacePairs {
+			idle++
+		} else {
+			idle = 0
+		}
+		if patience > 0 && idle >= patience {
 			break
 		}
 		next := refine(r, rr, sigma, seen)

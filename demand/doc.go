@@ -15,7 +15,10 @@
 // repeat a site give the next Sigma: every site in the object, allocation
 // sites and the call sites that Go's hybrid contexts hold (DESIGN.md,
 // section 3), gets k = the object's length + 1. The loop stops when Sigma
-// does not change.
+// does not change, or when Options.Patience runs in a row (default 2)
+// removed no race pair: the false races have stopped falling away.
+// Stopping early is sound, as every run is; it only keeps races a longer
+// loop might drop.
 //
 // Two shortcuts save most of the loop's time:
 //

@@ -47,9 +47,11 @@ func chainAnalyzer(t *testing.T, n int) *pointsto.Analyzer {
 // run at k = 1; 4,124 and 59,049 for the demand loop's last run at n = 5
 // and 20 (without the memos of chainOf and chainClosure: 47,909 at n = 5
 // and 4,078,924 at 20). The demand loop raises k along the ring one go
-// site per run, so it runs about n times (8 runs at n = 5, 23 at 20), and
-// each run raises some site's k (see Run): at most 1 + the raises of the
-// final Sigma.
+// site per run, so without patience (Options.Patience < 0) it runs about n
+// times (8 runs at n = 5, 23 at 20), and each run raises some site's k
+// (see Run): at most 1 + the raises of the final Sigma. No run removes a
+// race, so with the default patience the loop stops after
+// DefaultPatience + 1 runs.
 func TestChainWork(t *testing.T) {
 	for _, tc := range []struct {
 		n      int
@@ -58,7 +60,7 @@ func TestChainWork(t *testing.T) {
 		t.Run(fmt.Sprintf("n=%d,demand=%v", tc.n, tc.demand), func(t *testing.T) {
 			a := chainAnalyzer(t, tc.n)
 			n := uint64(tc.n)
-			res, err := Run(a, Options{Once: !tc.demand, MaxContexts: 5_000_000})
+			res, err := Run(a, Options{Once: !tc.demand, MaxContexts: 5_000_000, Patience: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,6 +95,16 @@ func TestChainWork(t *testing.T) {
 			}
 			if got := len(res.Iterations); got > 1+raises {
 				t.Errorf("%d iterations but only %d raises of k: a run raised nothing", got, raises)
+			}
+			patient, err := Run(a, Options{MaxContexts: 5_000_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := len(patient.Iterations), DefaultPatience+1; got != want {
+				t.Errorf("default patience: %d iterations, want %d", got, want)
+			}
+			if got, want := len(patient.Races.Races), len(res.Races.Races); got != want {
+				t.Errorf("default patience: %d races, want %d", got, want)
 			}
 		})
 	}
