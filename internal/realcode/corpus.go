@@ -19,6 +19,9 @@ type Module struct {
 	// Init is set for a module without go.mod (a +incompatible version):
 	// the copy gets one from "go mod init Path".
 	Init bool
+	// ModFile is the go.mod its tests are built with, when not go.mod
+	// (nats.go keeps its tests' dependencies in go_test.mod, TESTING.md).
+	ModFile string
 }
 
 // Checkout is the Version of the repository's own entry.
@@ -33,18 +36,23 @@ var Corpus = []Module{
 	{Path: "github.com/hashicorp/golang-lru/v2", Version: "v2.0.7"},
 	{Path: "golang.org/x/sync", Version: "v0.24.0"},
 	{Path: "go.etcd.io/bbolt", Version: "v1.5.0"},
-	{Path: "github.com/nats-io/nats.go", Version: "v1.55.0"},
+	{Path: "github.com/nats-io/nats.go", Version: "v1.55.0", ModFile: "go_test.mod"},
 	{Path: "github.com/prometheus/client_golang", Version: "v1.25.0"},
 	{Path: "github.com/chordgo/chordgo", Version: Checkout},
 }
 
-// Env is the environment of every go command and chordgo run on the
-// corpus: modules and their dependencies go to modcache (writable, so the
-// temporary directory can be removed), no workspace, no toolchain switch.
-func Env(modcache string) []string {
+// Env is the environment of the go commands and chordgo runs in m's root:
+// modules and their dependencies go to modcache (writable, so the
+// temporary directory can be removed), no workspace, no toolchain switch,
+// and m's ModFile.
+func (m Module) Env(modcache string) []string {
+	goflags := "GOFLAGS=-modcacherw -buildvcs=false"
+	if m.ModFile != "" {
+		goflags += " -modfile=" + m.ModFile
+	}
 	return append(os.Environ(),
 		"GOMODCACHE="+modcache,
-		"GOFLAGS=-modcacherw -buildvcs=false",
+		goflags,
 		"GOWORK=off",
 		"GOTOOLCHAIN=local",
 	)
@@ -61,7 +69,7 @@ func Fetch(ctx context.Context, m Module, repoRoot, modcache, dir string) (strin
 	}
 	src := repoRoot
 	if m.Version != Checkout {
-		out, err := goCmd(ctx, modcache, dir, "mod", "download", "-json", m.String())
+		out, err := goCmd(ctx, Module{}.Env(modcache), dir, "mod", "download", "-json", m.String())
 		if err != nil {
 			return "", err
 		}
@@ -79,20 +87,20 @@ func Fetch(ctx context.Context, m Module, repoRoot, modcache, dir string) (strin
 		return "", err
 	}
 	if m.Init {
-		if _, err := goCmd(ctx, modcache, root, "mod", "init", m.Path); err != nil {
+		if _, err := goCmd(ctx, m.Env(modcache), root, "mod", "init", m.Path); err != nil {
 			return "", err
 		}
 	}
-	if _, err := goCmd(ctx, modcache, root, "list", "-e", "-deps", "-test", "./..."); err != nil {
+	if _, err := goCmd(ctx, m.Env(modcache), root, "list", "-e", "-deps", "-test", "./..."); err != nil {
 		return "", err
 	}
 	return root, nil
 }
 
-func goCmd(ctx context.Context, modcache, dir string, args ...string) ([]byte, error) {
+func goCmd(ctx context.Context, env []string, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	cmd.Env = Env(modcache)
+	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

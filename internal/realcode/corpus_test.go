@@ -79,7 +79,7 @@ func TestCorpus(t *testing.T) {
 			fmt.Fprintf(&table, "| %s | not fetched | | | | | | | | | |\n", m)
 			continue
 		}
-		r, err := Execute(lim, root, Env(modcache), chordgo, args...)
+		r, err := Execute(lim, root, m.Env(modcache), chordgo, args...)
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
@@ -182,7 +182,7 @@ func TestWitnesses(t *testing.T) {
 		}
 		for run := 1; run <= 3; run++ {
 			cmd := exec.Command("go", "test", "-race", "-count=1", "-run", "^TestWitness", "./...")
-			cmd.Dir, cmd.Env = root, Env(modcache)
+			cmd.Dir, cmd.Env = root, m.Env(modcache)
 			out, _ := cmd.CombinedOutput()
 			for _, name := range names {
 				if !strings.Contains(string(out), "--- FAIL: "+name+" ") || !strings.Contains(string(out), "WARNING: DATA RACE") {

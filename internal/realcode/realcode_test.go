@@ -170,3 +170,28 @@ func TestParseVmRSS(t *testing.T) {
 		}
 	}
 }
+
+func TestModuleEnv(t *testing.T) {
+	tests := []struct {
+		m       Module
+		goflags string
+	}{
+		{Module{Path: "m"}, "GOFLAGS=-modcacherw -buildvcs=false"},
+		{Module{Path: "m", ModFile: "go_test.mod"}, "GOFLAGS=-modcacherw -buildvcs=false -modfile=go_test.mod"},
+	}
+	for _, tt := range tests {
+		env := tt.m.Env("/mc")
+		// The last setting of a variable wins: the corpus's must come after os.Environ.
+		last := map[string]string{}
+		for _, kv := range env {
+			k, _, _ := strings.Cut(kv, "=")
+			last[k] = kv
+		}
+		for _, want := range []string{tt.goflags, "GOMODCACHE=/mc", "GOWORK=off", "GOTOOLCHAIN=local"} {
+			k, _, _ := strings.Cut(want, "=")
+			if last[k] != want {
+				t.Errorf("%+v: %s, want %s", tt.m, last[k], want)
+			}
+		}
+	}
+}
