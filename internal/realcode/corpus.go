@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // A Module is one entry of the corpus.
@@ -20,7 +21,10 @@ type Module struct {
 	// the copy gets one from "go mod init Path".
 	Init bool
 	// ModFile is the go.mod its tests are built with, when not go.mod
-	// (nats.go keeps its tests' dependencies in go_test.mod, TESTING.md).
+	// (nats.go keeps its tests' dependencies in go_test.mod, TESTING.md):
+	// it and its go.sum replace go.mod and go.sum in the copy. GOFLAGS
+	// -modfile would not do: it breaks every go command run outside the
+	// module, such as those of chordgo's loader.
 	ModFile string
 }
 
@@ -41,18 +45,13 @@ var Corpus = []Module{
 	{Path: "github.com/chordgo/chordgo", Version: Checkout},
 }
 
-// Env is the environment of the go commands and chordgo runs in m's root:
-// modules and their dependencies go to modcache (writable, so the
-// temporary directory can be removed), no workspace, no toolchain switch,
-// and m's ModFile.
-func (m Module) Env(modcache string) []string {
-	goflags := "GOFLAGS=-modcacherw -buildvcs=false"
-	if m.ModFile != "" {
-		goflags += " -modfile=" + m.ModFile
-	}
+// Env is the environment of every go command and chordgo run on the
+// corpus: modules and their dependencies go to modcache (writable, so the
+// temporary directory can be removed), no workspace, no toolchain switch.
+func Env(modcache string) []string {
 	return append(os.Environ(),
 		"GOMODCACHE="+modcache,
-		goflags,
+		"GOFLAGS=-modcacherw -buildvcs=false",
 		"GOWORK=off",
 		"GOTOOLCHAIN=local",
 	)
@@ -69,7 +68,7 @@ func Fetch(ctx context.Context, m Module, repoRoot, modcache, dir string) (strin
 	}
 	src := repoRoot
 	if m.Version != Checkout {
-		out, err := goCmd(ctx, Module{}.Env(modcache), dir, "mod", "download", "-json", m.String())
+		out, err := goCmd(ctx, modcache, dir, "mod", "download", "-json", m.String())
 		if err != nil {
 			return "", err
 		}
@@ -86,21 +85,29 @@ func Fetch(ctx context.Context, m Module, repoRoot, modcache, dir string) (strin
 	if err := copyTree(src, root); err != nil {
 		return "", err
 	}
+	if m.ModFile != "" {
+		sum := strings.TrimSuffix(m.ModFile, ".mod") + ".sum"
+		for from, to := range map[string]string{m.ModFile: "go.mod", sum: "go.sum"} {
+			if err := os.Rename(filepath.Join(root, from), filepath.Join(root, to)); err != nil {
+				return "", fmt.Errorf("%s: %v", m, err)
+			}
+		}
+	}
 	if m.Init {
-		if _, err := goCmd(ctx, m.Env(modcache), root, "mod", "init", m.Path); err != nil {
+		if _, err := goCmd(ctx, modcache, root, "mod", "init", m.Path); err != nil {
 			return "", err
 		}
 	}
-	if _, err := goCmd(ctx, m.Env(modcache), root, "list", "-e", "-deps", "-test", "./..."); err != nil {
+	if _, err := goCmd(ctx, modcache, root, "list", "-e", "-deps", "-test", "./..."); err != nil {
 		return "", err
 	}
 	return root, nil
 }
 
-func goCmd(ctx context.Context, env []string, dir string, args ...string) ([]byte, error) {
+func goCmd(ctx context.Context, modcache, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	cmd.Env = env
+	cmd.Env = Env(modcache)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -18,8 +18,8 @@ import (
 
 var (
 	demandFlag    = flag.Bool("demand", true, "run chordgo check with the demand loop (false: -demand=false)")
-	moduleTimeout = flag.Duration("module-timeout", 10*time.Minute, "kill a module's run after this wall time")
-	maxRSSGB      = flag.Float64("max-rss-gb", 6, "kill a module's run when its resident memory passes this many GB")
+	moduleTimeout = flag.Duration("module-timeout", 10*time.Minute, "kill a module's run after this wall time; chordgo's own -timeout is 90% of it")
+	maxRSSGB      = flag.Float64("max-rss-gb", 6, "kill a module's run when its resident memory passes this many GB; chordgo's own -mem is 70% of it")
 	modulesFlag   = flag.String("modules", "", "run only the modules whose path matches this regexp")
 	outFlag       = flag.String("out", "", "write each module's JSON report and stderr, the results table (results.md) and the locations without a verdict (missing.tsv, a triage skeleton) to this directory")
 	triageFlag    = flag.String("triage", "triage.tsv", "the triage file")
@@ -58,7 +58,11 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	args := []string{"check", "-json"}
+	// chordgo's budgets end a long run with the races of its last
+	// completed one (or exit 3); the harness's limits are the backstop.
+	args := []string{"check", "-json", "-stats",
+		fmt.Sprintf("-timeout=%v", *moduleTimeout*9/10),
+		fmt.Sprintf("-mem=%dMiB", int64(*maxRSSGB*0.7*(1<<10)))}
 	if !*demandFlag {
 		args = append(args, "-demand=false")
 	}
@@ -79,7 +83,7 @@ func TestCorpus(t *testing.T) {
 			fmt.Fprintf(&table, "| %s | not fetched | | | | | | | | | |\n", m)
 			continue
 		}
-		r, err := Execute(lim, root, m.Env(modcache), chordgo, args...)
+		r, err := Execute(lim, root, Env(modcache), chordgo, args...)
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
@@ -92,6 +96,9 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 		status := fmt.Sprintf("exit %d", r.Exit)
+		if b := budgetRanOut.FindSubmatch(r.Stderr); b != nil {
+			status += fmt.Sprintf(" (%s budget)", b[1])
+		}
 		if !r.Finished() {
 			status = "killed: " + r.Killed
 		}
@@ -112,11 +119,14 @@ func TestCorpus(t *testing.T) {
 		t.Logf("%s: %d races, %d locations, %d demand iterations, stage seconds %s, load errors %d, false by class %v",
 			m, o.Races, len(o.Locations), o.Demand, topStages(o.Seconds), len(o.Errors), j.ByClass)
 		for _, l := range j.Missing {
-			t.Errorf("%s: no verdict for location (%d pairs, e.g. %s):\n%s\t%s", m, len(l.Pairs), l.Pairs[0], m.Path, l.Key)
-			fmt.Fprintf(&missing, "%s\t%s\t\t\t%d pairs, e.g. %s\n", m.Path, l.Key, len(l.Pairs), l.Pairs[0])
+			t.Errorf("%s: no verdict for location %s %s (%d pairs, e.g. %s)", m, l.Key, l.Where, len(l.Pairs), l.Pairs[0])
+			fmt.Fprintf(&missing, "%s\t%s\t%s\t\t\t%d pairs, e.g. %s\n", m.Path, l.Key, l.Where, len(l.Pairs), l.Pairs[0])
 		}
 		for _, v := range j.Stale {
-			t.Logf("%s:%d: verdict matches no reported location: %s", *triageFlag, v.Line, v.Key)
+			t.Logf("%s:%d: verdict matches no reported location: %s %s", *triageFlag, v.Line, v.Key, v.Where)
+		}
+		for _, mv := range j.Moved {
+			t.Logf("%s:%d: location %s is now reported as %s", *triageFlag, mv.Verdict.Line, mv.Verdict.Key, mv.Where)
 		}
 	}
 	t.Logf("\n%s", table.String())
@@ -128,6 +138,9 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 }
+
+// budgetRanOut finds chordgo check's message that a budget stopped it.
+var budgetRanOut = regexp.MustCompile(`the (time|memory) budget \(-`)
 
 // topStages lists the stages by time spent, longest first.
 func topStages(secs map[string]float64) string {
@@ -182,7 +195,7 @@ func TestWitnesses(t *testing.T) {
 		}
 		for run := 1; run <= 3; run++ {
 			cmd := exec.Command("go", "test", "-race", "-count=1", "-run", "^TestWitness", "./...")
-			cmd.Dir, cmd.Env = root, m.Env(modcache)
+			cmd.Dir, cmd.Env = root, Env(modcache)
 			out, _ := cmd.CombinedOutput()
 			for _, name := range names {
 				if !strings.Contains(string(out), "--- FAIL: "+name+" ") || !strings.Contains(string(out), "WARNING: DATA RACE") {

@@ -12,9 +12,8 @@ import (
 // The part of chordgo check's JSON (reports/doc.go) the harness reads.
 type jsonReport struct {
 	Races []struct {
-		Location   jsonLocation `json:"location"`
-		LocationID string       `json:"locationId"`
-		Accesses   [2]struct {
+		Location jsonLocation `json:"location"`
+		Accesses [2]struct {
 			Pos string `json:"pos"`
 			Op  string `json:"op"`
 		} `json:"accesses"`
@@ -49,7 +48,11 @@ type Outcome struct {
 // A Location is one distinct memory location of the report, with the
 // access pairs that race on it.
 type Location struct {
-	Key   string
+	// Key is the location's id in the report (stable when lines move),
+	// or Where when the report has none.
+	Key string
+	// Where names it for a reader: "kind field-or-global [type] @site".
+	Where string
 	Pairs []string // "write a.go:1:2 / read b.go:3:4", paths relative to the module root
 }
 
@@ -69,8 +72,7 @@ func (ps Prefixes) rel(path string) string {
 }
 
 // ParseReport reads the JSON of chordgo check -json. A location's key is
-// the id the report gives it, or else its kind, field or global, type and
-// allocation site.
+// the id the report gives it, or else its Where.
 func ParseReport(data []byte, ps Prefixes) (*Outcome, error) {
 	var r jsonReport
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -82,10 +84,11 @@ func ParseReport(data []byte, ps Prefixes) (*Outcome, error) {
 	}
 	byKey := map[string]*Location{}
 	for _, race := range r.Races {
-		key := cmp.Or(race.Location.ID, race.LocationID, locationKey(race.Location, ps))
+		where := locationWhere(race.Location, ps)
+		key := cmp.Or(race.Location.ID, where)
 		loc := byKey[key]
 		if loc == nil {
-			loc = &Location{Key: key}
+			loc = &Location{Key: key, Where: where}
 			byKey[key] = loc
 		}
 		a, b := race.Accesses[0], race.Accesses[1]
@@ -98,9 +101,9 @@ func ParseReport(data []byte, ps Prefixes) (*Outcome, error) {
 	return o, nil
 }
 
-// locationKey names a location without its description, which repeats
-// these fields in words: "kind field-or-global [type] @site".
-func locationKey(l jsonLocation, ps Prefixes) string {
+// locationWhere names a location by its fields, without its description,
+// which repeats them in words: "kind field-or-global [type] @site".
+func locationWhere(l jsonLocation, ps Prefixes) string {
 	parts := []string{l.Kind}
 	for _, s := range []string{l.Field, l.Global} {
 		if s != "" {

@@ -26,12 +26,14 @@ var Classes = map[int]string{
 
 // A Verdict is one line of the triage file:
 //
-//	module <TAB> location key <TAB> true <TAB> witness <TAB> note
-//	module <TAB> location key <TAB> false <TAB> class <TAB> the missing fact
+//	module <TAB> key <TAB> where <TAB> true <TAB> witness <TAB> note
+//	module <TAB> key <TAB> where <TAB> false <TAB> class <TAB> the missing fact
 //
-// Blank lines and lines starting with # are comments.
+// where (Location.Where) is for the reader; verdicts match locations by
+// key. Blank lines and lines starting with # are comments.
 type Verdict struct {
 	Module, Key string
+	Where       string
 	True        bool
 	Witness     string // for a true race: a test or program go test -race reports it on
 	Class       int    // for a false one: a key of Classes
@@ -54,30 +56,30 @@ func ReadTriage(r io.Reader, name string) ([]Verdict, error) {
 			return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 		}
 		f := strings.Split(text, "\t")
-		if len(f) != 5 {
-			return nil, bad("%d tab-separated fields, want 5 (module, location, true|false, witness|class, note)", len(f))
+		if len(f) != 6 {
+			return nil, bad("%d tab-separated fields, want 6 (module, key, where, true|false, witness|class, note)", len(f))
 		}
-		v := Verdict{Module: f[0], Key: f[1], Note: f[4], Line: line}
-		if v.Module == "" || v.Key == "" {
-			return nil, bad("empty module or location")
+		v := Verdict{Module: f[0], Key: f[1], Where: f[2], Note: f[5], Line: line}
+		if v.Module == "" || v.Key == "" || v.Where == "" {
+			return nil, bad("empty module, key or where")
 		}
-		switch f[2] {
+		switch f[3] {
 		case "true":
-			v.True, v.Witness = true, f[3]
+			v.True, v.Witness = true, f[4]
 			if v.Witness == "" {
 				return nil, bad("a true race needs a witness")
 			}
 		case "false":
-			c, err := strconv.Atoi(f[3])
+			c, err := strconv.Atoi(f[4])
 			if err != nil || Classes[c] == "" {
-				return nil, bad("class %q: want a number from 1 to %d", f[3], len(Classes))
+				return nil, bad("class %q: want a number from 1 to %d", f[4], len(Classes))
 			}
 			v.Class = c
 			if v.Note == "" {
 				return nil, bad("a false location needs the missing fact")
 			}
 		default:
-			return nil, bad("verdict %q: want true or false", f[2])
+			return nil, bad("verdict %q: want true or false", f[3])
 		}
 		k := [2]string{v.Module, v.Key}
 		if prev, ok := seen[k]; ok {
@@ -97,7 +99,15 @@ type Judgement struct {
 	Reported, True, False int
 	Missing               []Location // reported, with no verdict
 	Stale                 []Verdict  // verdicts of the module that match no reported location
+	Moved                 []Move     // verdicts whose location is now reported with another Where
 	ByClass               map[int]int
+}
+
+// A Move is a verdict whose key is reported with a Where other than its
+// own: the location's lines moved, or its id now names another location.
+type Move struct {
+	Verdict Verdict
+	Where   string // as reported now
 }
 
 // Precision is true / reported locations; 1 when nothing is reported.
@@ -119,16 +129,20 @@ func Judge(module string, locs []Location, vs []Verdict) *Judgement {
 	}
 	for _, l := range locs {
 		v, ok := byKey[l.Key]
-		switch {
-		case !ok:
+		if !ok {
 			j.Missing = append(j.Missing, l)
-		case v.True:
+			continue
+		}
+		delete(byKey, l.Key)
+		if v.Where != l.Where {
+			j.Moved = append(j.Moved, Move{v, l.Where})
+		}
+		if v.True {
 			j.True++
-		default:
+		} else {
 			j.False++
 			j.ByClass[v.Class]++
 		}
-		delete(byKey, l.Key)
 	}
 	for _, v := range byKey {
 		j.Stale = append(j.Stale, v)
