@@ -70,6 +70,9 @@ type Options struct {
 	// Scope says whether a file is in the packages analyzed: a dynamic
 	// race with an access there that matches no static race is a miss.
 	Scope func(file string) bool
+	// AlsoRun are roots to run in the undirected runs though no race
+	// names them, to look for races chordgo missed.
+	AlsoRun []Root
 	// Log, if set, gets a line for each build and run.
 	Log io.Writer
 }
@@ -223,6 +226,7 @@ type plan struct {
 	races             []int
 }
 
+// add adds root to the plan, run for race (-1: for none).
 func (p *plan) add(root Root, race int) {
 	switch {
 	case root.Test == "":
@@ -231,7 +235,7 @@ func (p *plan) add(root Root, race int) {
 	default:
 		p.tests = appendNew(p.tests, root.Test)
 	}
-	if !slices.Contains(p.races, race) {
+	if race >= 0 && !slices.Contains(p.races, race) {
 		p.races = append(p.races, race)
 	}
 }
@@ -268,6 +272,14 @@ func (c *confirmer) undirected(ctx context.Context) {
 			plans[k].races = append(plans[k].races, i)
 		}
 	}
+	for _, root := range c.opts.AlsoRun {
+		k := slices.IndexFunc(plans, func(q *plan) bool { return q.prog == root.Program })
+		if k < 0 {
+			plans = append(plans, &plan{prog: root.Program})
+			k = len(plans) - 1
+		}
+		plans[k].add(root, -1)
+	}
 	slices.SortFunc(plans, func(a, b *plan) int { return cmp.Compare(a.prog.Dir, b.prog.Dir) })
 	for _, p := range plans {
 		if ctx.Err() != nil {
@@ -284,7 +296,7 @@ func (c *confirmer) undirected(ctx context.Context) {
 			processes, count = 1, c.opts.Count
 		}
 		for range processes {
-			if c.allConfirmed(p.races) {
+			if len(p.races) > 0 && c.allConfirmed(p.races) {
 				break
 			}
 			if err := c.run(ctx, p, bin, count, false); err != nil {
@@ -332,7 +344,7 @@ func (c *confirmer) directed(ctx context.Context) error {
 		}
 		var sides [2]string
 		for k, a := range r.Accesses {
-			sides[k] = fmt.Sprintf("%s at %s", a.Op, c.pos[i][k].fileLine())
+			sides[k] = fmt.Sprintf("%s at %s:%d", a.Op, filepath.Base(c.pos[i][k].File), c.pos[i][k].Line)
 		}
 		overlay, err := writeOverlay(dir, sites, pkg, sides, c.opts.Wait)
 		if err != nil {
@@ -547,9 +559,9 @@ func (c *confirmer) match(d DynamicRace, w Witness) {
 	var sides [2]string
 	inScope := false
 	for k, a := range d.Accesses {
-		if top, ok := a.Top(); ok {
-			sides[k] = top.Position()
-			inScope = inScope || c.opts.Scope(top.File)
+		if f, ok := c.programFrame(a); ok {
+			sides[k] = f.Position()
+			inScope = inScope || c.opts.Scope(f.File)
 		}
 	}
 	key := strings.Join(slices.Sorted(slices.Values(sides[:])), "\x00")
@@ -567,9 +579,23 @@ func (c *confirmer) matches(i int, d DynamicRace) bool {
 		if !ok {
 			return s[k].Atomic && s[k].Op == a.Op
 		}
-		return top.Position() == p[k].fileLine()
+		f, _ := c.programFrame(a)
+		return top.Position() == p[k].fileLine() || f.Position() == p[k].fileLine()
 	}
 	return side(0, d.Accesses[0]) && side(1, d.Accesses[1]) || side(0, d.Accesses[1]) && side(1, d.Accesses[0])
+}
+
+// programFrame returns the access's innermost frame in Scope, where
+// chordgo reports it when the access is made inside a dependency (a
+// reflect.Value method, say), or else its innermost frame outside the
+// runtime.
+func (c *confirmer) programFrame(a DynamicAccess) (Frame, bool) {
+	for _, f := range a.Stack {
+		if c.opts.Scope(f.File) {
+			return f, true
+		}
+	}
+	return a.Top()
 }
 
 func (c *confirmer) logf(format string, args ...any) {
@@ -594,4 +620,20 @@ func unreplaceable() (func(string) bool, error) {
 	return func(file string) bool {
 		return slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(file, d) })
 	}, nil
+}
+
+// Summary is the result in a line: the races confirmed, by which runs,
+// and the misses.
+func (r *Result) Summary() string {
+	confirmed, directed := 0, 0
+	for _, race := range r.Races {
+		if race.Confirmed {
+			confirmed++
+			if race.Witness.Directed {
+				directed++
+			}
+		}
+	}
+	return fmt.Sprintf("%s: %d confirmed (%d by directed runs), %d not confirmed; %s missed",
+		plural(len(r.Races), "access pair"), confirmed, directed, len(r.Races)-confirmed, plural(len(r.Misses), "race"))
 }
