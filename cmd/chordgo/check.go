@@ -53,16 +53,10 @@ func runCheck(args []string) int {
 			"before the first complete run (nothing is reported).\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return exitFailed
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	fail := func(err error) int {
-		printError("check", err)
-		return exitFailed
-	}
+	fail := failer("check")
 	af.races = races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks}
 	ctx, stop, err := budget.start()
 	if err != nil {

@@ -53,16 +53,10 @@ func runConfirm(args []string) int {
 			"detector reported a race chordgo did not (a soundness bug).\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return exitFailed
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	fail := func(err error) int {
-		printError("confirm", err)
-		return exitFailed
-	}
+	fail := failer("confirm")
 	m, err := confirm.ParseMode(*mode)
 	if err != nil {
 		return fail(fmt.Errorf("-mode: %v", err))
