@@ -90,7 +90,7 @@ func TestConfirm(t *testing.T) {
 			races := tc.races
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			res, err := Confirm(ctx, races, Options{Count: 1, Mode: tc.mode, Wait: 100 * time.Millisecond, Roots: roots(t)})
+			res, err := Confirm(ctx, races, Options{Count: 1, Mode: tc.mode, Wait: time.Second, Roots: roots(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,5 +145,39 @@ func TestConfirmStopped(t *testing.T) {
 	}
 	if res.Stopped == nil || res.Races[0].Confirmed || !strings.Contains(res.Races[0].Note, "not run: context canceled") {
 		t.Fatalf("stopped %v, race %+v", res.Stopped, res.Races[0])
+	}
+}
+
+// TestConfirmNoPosition: an access without a position (reports prints
+// "-") cannot be matched, and says so rather than failing the command.
+func TestConfirmNoPosition(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	hit := staticRace(t, "confirm/racy", module+"confirm/racy.TestHit", "racy.go:12:3", "racy.go:15:2")
+	hit.Accesses[1].Pos = "-"
+	res, err := Confirm(ctx, []reports.Race{hit}, Options{Count: 1, Roots: roots(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Races[0]; r.Confirmed || !strings.Contains(r.Note, `access 2 cannot be matched: position "-": want file:line:col`) {
+		t.Fatalf("race %+v", r)
+	}
+}
+
+func TestParsePosition(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Position
+		err  bool
+	}{
+		{in: "/a/b.go:3:14", want: Position{File: "/a/b.go", Line: 3, Column: 14}},
+		{in: "/a:b/c.go:3:1", want: Position{File: "/a:b/c.go", Line: 3, Column: 1}},
+		{in: "-", err: true},
+		{in: "/a/b.go:x:1", err: true},
+	} {
+		got, err := ParsePosition(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParsePosition(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.err)
+		}
 	}
 }

@@ -55,7 +55,11 @@
 // sync/atomic loads and stores on its own variables: the happens-before
 // they add orders what each side did before its hook, never an access
 // after it, so the hook hides no race and creates none, and its bounded
-// wait cannot deadlock a program. It prints its schedule with a raw
+// wait cannot deadlock a program by itself. The schedule it forces can:
+// a program whose race lets one goroutine overwrite a mutex another is
+// blocked on (testdata/races/mutex_reset_racy) hangs in it, so every
+// process is killed after Options.RunTimeout, and what it reported before
+// counts. It prints its schedule with a raw
 // write(2) system call, which the race detector does not count as
 // synchronization (os.File writes and fmt would: syscall.Write's
 // ReleaseMerge, sync.Pool).

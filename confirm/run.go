@@ -64,7 +64,10 @@ type Options struct {
 	Count int           // runs of each program: go test -count, or processes for a main package and directed runs
 	Mode  Mode          // which runs to make
 	Wait  time.Duration // how long a directed run's hook holds the first side for the other
-	Tags  []string      // build tags, as for the analysis
+	// RunTimeout bounds each process: a directed schedule can make a
+	// program deadlock (0: no bound).
+	RunTimeout time.Duration
+	Tags       []string // build tags, as for the analysis
 	// Roots maps the SSA names of the races' roots to what runs them.
 	Roots map[string]Root
 	// Scope says whether a file is in the packages analyzed: a dynamic
@@ -169,14 +172,16 @@ func Confirm(ctx context.Context, races []reports.Race, opts Options) (*Result, 
 	c := &confirmer{opts: opts, res: &Result{}, misses: map[string]bool{}}
 	for _, r := range races {
 		var p [2]Position
+		race := Race{Race: r}
 		for k, a := range r.Accesses {
 			var err error
 			if p[k], err = ParsePosition(a.Pos); err != nil {
-				return nil, fmt.Errorf("race %s: %v", r.ID, err)
+				// No report can match it: the runs are still made, for misses.
+				race.Note = joinNotes(race.Note, fmt.Sprintf("access %d cannot be matched: %v", k+1, err))
 			}
 		}
 		c.pos = append(c.pos, p)
-		c.res.Races = append(c.res.Races, Race{Race: r})
+		c.res.Races = append(c.res.Races, race)
 	}
 	var err error
 	if c.tmp, err = os.MkdirTemp("", "chordgo-confirm-"); err != nil {
@@ -197,25 +202,31 @@ func Confirm(ctx context.Context, races []reports.Race, opts Options) (*Result, 
 	return c.res, nil
 }
 
-// programs returns the programs that run race i's accesses and the tests
-// and benchmarks of each that do.
-func (c *confirmer) programs(i int) ([]*plan, error) {
-	var out []*plan
+// addRoots adds race i's roots to plans: the programs that run its
+// accesses, and the tests and benchmarks of each that do.
+func (c *confirmer) addRoots(plans *[]*plan, i int) error {
 	for _, a := range c.res.Races[i].Accesses {
 		for _, name := range a.Roots {
 			root, ok := c.opts.Roots[name]
 			if !ok {
-				return nil, fmt.Errorf("no program runs root %s", name)
+				return fmt.Errorf("no program runs root %s", name)
 			}
-			k := slices.IndexFunc(out, func(p *plan) bool { return p.prog == root.Program })
-			if k < 0 {
-				k = len(out)
-				out = append(out, &plan{prog: root.Program})
-			}
-			out[k].add(root, i)
+			planFor(plans, root.Program).add(root, i)
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// planFor returns the plan of prog in plans, adding one if there is none.
+func planFor(plans *[]*plan, prog Program) *plan {
+	for _, p := range *plans {
+		if p.prog == prog {
+			return p
+		}
+	}
+	p := &plan{prog: prog}
+	*plans = append(*plans, p)
+	return p
 }
 
 // A plan is one program to build and run, the tests to run in it, and
@@ -252,33 +263,12 @@ func appendNew(list []string, s string) []string {
 func (c *confirmer) undirected(ctx context.Context) {
 	var plans []*plan
 	for i := range c.res.Races {
-		ps, err := c.programs(i)
-		if err != nil {
+		if err := c.addRoots(&plans, i); err != nil {
 			c.res.Races[i].Note = err.Error()
-			continue
-		}
-		for _, p := range ps {
-			k := slices.IndexFunc(plans, func(q *plan) bool { return q.prog == p.prog })
-			if k < 0 {
-				plans = append(plans, &plan{prog: p.prog})
-				k = len(plans) - 1
-			}
-			for _, t := range p.tests {
-				plans[k].tests = appendNew(plans[k].tests, t)
-			}
-			for _, b := range p.benchmarks {
-				plans[k].benchmarks = appendNew(plans[k].benchmarks, b)
-			}
-			plans[k].races = append(plans[k].races, i)
 		}
 	}
 	for _, root := range c.opts.AlsoRun {
-		k := slices.IndexFunc(plans, func(q *plan) bool { return q.prog == root.Program })
-		if k < 0 {
-			plans = append(plans, &plan{prog: root.Program})
-			k = len(plans) - 1
-		}
-		plans[k].add(root, -1)
+		planFor(&plans, root.Program).add(root, -1)
 	}
 	slices.SortFunc(plans, func(a, b *plan) int { return cmp.Compare(a.prog.Dir, b.prog.Dir) })
 	for _, p := range plans {
@@ -328,9 +318,12 @@ func (c *confirmer) directed(ctx context.Context) error {
 			c.notRun([]int{i}, context.Cause(ctx))
 			continue
 		}
-		plans, err := c.programs(i)
-		if err != nil {
+		var plans []*plan
+		if err := c.addRoots(&plans, i); err != nil {
 			r.Note = err.Error()
+			continue
+		}
+		if c.pos[i][0].File == "" || c.pos[i][1].File == "" {
 			continue
 		}
 		sites, pkg, err := placeHooks(c.pos[i], forbidden)
@@ -494,7 +487,13 @@ func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, dir
 		}
 	}
 	c.logf("chordgo confirm: running %s", p.describe())
-	cmd := exec.CommandContext(ctx, bin, args...)
+	runCtx := ctx
+	if c.opts.RunTimeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, c.opts.RunTimeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(runCtx, bin, args...)
 	cmd.Dir = p.prog.Dir
 	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0")
 	cmd.WaitDelay = time.Second
@@ -507,6 +506,14 @@ func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, dir
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return err
+	}
+	if runCtx.Err() != nil {
+		// Killed: what it reported before still counts.
+		for _, i := range p.races {
+			if r := &c.res.Races[i]; !r.Confirmed {
+				r.Note = joinNotes(r.Note, fmt.Sprintf("a %s did not end within %v and was killed", runKind(directed), c.opts.RunTimeout))
+			}
+		}
 	}
 	dyn, err := Parse(out.String())
 	if err != nil {
@@ -523,6 +530,13 @@ func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, dir
 		c.match(d, w)
 	}
 	return nil
+}
+
+func runKind(directed bool) string {
+	if directed {
+		return "directed run"
+	}
+	return "run"
 }
 
 // anchored is the -run or -bench pattern that selects exactly names.
@@ -574,6 +588,9 @@ func (c *confirmer) match(d DynamicRace, w Witness) {
 func (c *confirmer) matches(i int, d DynamicRace) bool {
 	s := c.res.Races[i].Accesses
 	p := c.pos[i]
+	if p[0].File == "" || p[1].File == "" {
+		return false
+	}
 	side := func(k int, a DynamicAccess) bool {
 		top, ok := a.Top()
 		if !ok {

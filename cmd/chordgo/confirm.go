@@ -33,10 +33,12 @@ func runConfirm(args []string) int {
 	count := fs.Int("count", 3, "run each program `n` times (go test -count n; a main package or a directed run: n processes)")
 	mode := fs.String("mode", "both", "`runs` to make: undirected (the tests as they are), directed (with a hook before each access of a race), or both (directed for the races undirected runs did not confirm)")
 	wait := fs.Duration("wait", 100*time.Millisecond, "how long a directed run's hook holds the first goroutine to reach one access of the race for the other")
+	runTimeout := fs.Duration("run-timeout", time.Minute, "kill a program's process after `duration` (a directed schedule can make a program deadlock; 0: no limit)")
 	verbose := fs.Bool("v", false, "print each build and run on standard error")
 	all := fs.Bool("all", false, "also run the roots no race names (every test of the packages named, their main packages), to look for races chordgo missed")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo confirm [-json] [-count N] [-mode both|undirected|directed] [-wait D] [-all] [-v]\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo confirm [-json] [-count N] [-mode both|undirected|directed] [-wait D] [-all]\n"+
+			"\t[-run-timeout D] [-v]\n"+
 			"\t[check's flags: -tests, -tags, -run, -std, -k, -demand, -max-contexts, -paths, -mem, -allow-empty]\n"+
 			"\t[-timeout D] [packages]\n\n"+
 			"Analyzes the packages as chordgo check does, then runs, one package at a time,\n"+
@@ -67,6 +69,9 @@ func runConfirm(args []string) int {
 	if *wait <= 0 {
 		return fail(fmt.Errorf("-wait %v: want a positive duration", *wait))
 	}
+	if *runTimeout < 0 {
+		return fail(fmt.Errorf("-run-timeout %v: want a positive duration, or 0 for no limit", *runTimeout))
+	}
 	ctx, stop, err := budget.start()
 	if err != nil {
 		return fail(err)
@@ -85,7 +90,7 @@ func runConfirm(args []string) int {
 		return fail(err)
 	}
 	roots := confirmRoots(prog)
-	opts := confirm.Options{Count: *count, Mode: m, Wait: *wait, Tags: lf.tagList(), Roots: roots, Scope: namedFiles(prog)}
+	opts := confirm.Options{Count: *count, Mode: m, Wait: *wait, RunTimeout: *runTimeout, Tags: lf.tagList(), Roots: roots, Scope: namedFiles(prog)}
 	if *all {
 		for _, r := range prog.Roots {
 			opts.AlsoRun = append(opts.AlsoRun, roots[r.Func.String()])

@@ -18,7 +18,7 @@ func TestConfirm(t *testing.T) {
 		stdout []string // regexps
 		stderr []string // regexps
 	}{
-		{name: "undirected and directed", args: []string{"confirm", racy, testdata(t, "confirm", "rare")}, code: 1,
+		{name: "undirected and directed", args: []string{"confirm", "-wait", "1s", racy, testdata(t, "confirm", "rare")}, code: 1,
 			stdout: []string{
 				`racy.go:12:3\n\nRace [0-9a-f]+\nConfirmed by go test -race: \S+/racy TestHit\n`,
 				`racy.go:26:3\n\nRace [0-9a-f]+\nConfirmed by go test -race: \S+/racy TestRename\n`,
