@@ -38,9 +38,8 @@ func runConfirm(args []string) int {
 	all := fs.Bool("all", false, "also run the roots no race names (every test of the packages named, their main packages), to look for races chordgo missed")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo confirm [-json] [-count N] [-mode both|undirected|directed] [-wait D] [-all]\n"+
-			"\t[-run-timeout D] [-v]\n"+
-			"\t[check's flags: -tests, -tags, -run, -std, -k, -demand, -max-contexts, -paths, -mem, -allow-empty]\n"+
-			"\t[-timeout D] [packages]\n\n"+
+			"\t[-run-timeout D] [-v] [-tests=true] [-tags T] [-run RE] [-std] [-k N] [-demand=true]\n"+
+			"\t[-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [packages]\n\n"+
 			"Analyzes the packages as chordgo check does, then runs, one package at a time,\n"+
 			"the roots of each race reported (its tests, or its main package) under the race\n"+
 			"detector, and marks a race confirmed when a report of the race detector has both\n"+

@@ -19,7 +19,7 @@ var (
 	late  int
 )
 
-// Start writes late in a goroutine and in the caller, 50ms apart.
+// Start writes late in a goroutine and in the caller, 200ms apart.
 func Start() {
 	done := make(chan bool)
 	go func() {
@@ -29,7 +29,7 @@ func Start() {
 		mu.Unlock()
 		done <- true
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
 	mu.Lock()
 	calls++
 	mu.Unlock()
