@@ -200,7 +200,7 @@ func chordgoHook(sides uint8) {
 		for met != 0 && time.Now().UnixNano()-start < waited+{{.SettleNanos}} {
 			runtime.Gosched()
 		}
-		msg := append([]byte("chordgo-schedule: "), chordgoSides[side]...)
+		msg := append([]byte({{printf "%q" .Prefix}}), chordgoSides[side]...)
 		msg = append(msg, " arrived first and waited "...)
 		msg = strconv.AppendFloat(msg, float64(waited)/1e6, 'f', 1, 64)
 		if met != 0 {
@@ -262,7 +262,7 @@ func writeOverlay(dir string, sites []hookSite, pkg string, sides [2]string, wai
 	var hook bytes.Buffer
 	err := hookTemplate.Execute(&hook, map[string]any{
 		"Package": pkg, "Wait": wait.String(), "WaitNanos": wait.Nanoseconds(),
-		"SettleNanos": settle.Nanoseconds(), "Sides": sides,
+		"SettleNanos": settle.Nanoseconds(), "Sides": sides, "Prefix": schedulePrefix,
 	})
 	if err != nil {
 		return "", err
