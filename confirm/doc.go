@@ -53,9 +53,13 @@
 // earlier follows after a millisecond (the earlier is often a test or main
 // about to return). Later arrivals pass at once. The hook uses only
 // sync/atomic loads and stores on its own variables: the happens-before
-// they add orders what each side did before its hook, never an access
-// after it, so the hook hides no race and creates none, and its bounded
-// wait cannot deadlock a program by itself. The schedule it forces can:
+// they add runs from what each side did before its hook to what the other
+// does after its own, so it never orders the race's two accesses, which
+// both come after the hooks, and it creates no race; it can hide another
+// race whose accesses lie on either side of the hooks, so a directed run
+// is evidence for its race only, and the undirected runs are the ones
+// that look for misses. Its bounded wait cannot deadlock a program by
+// itself. The schedule it forces can:
 // a program whose race lets one goroutine overwrite a mutex another is
 // blocked on (testdata/races/mutex_reset_racy) hangs in it, so every
 // process is killed after Options.RunTimeout, and what it reported before

@@ -168,15 +168,18 @@ import (
 )
 
 // chordgoArrived holds, for each access of the race, when the first
-// goroutine to reach it arrived (Unix nanoseconds; 0 before).
+// goroutine to reach it arrived (Unix nanoseconds; 0 before, -1 when the
+// other side's first goroutine waited for it in vain).
 var chordgoArrived [2]atomic.Int64
 
 // chordgoHook holds the first goroutine to reach each access of the race
 // (bit k of sides: access k) until the first goroutine at the other access
 // arrives, or {{.Wait}} has passed; then the later one goes first. Later
 // goroutines pass. It only loads and stores chordgoArrived: the
-// happens-before it adds orders what each side did before its hook, never
-// an access after it, so it hides no race and reports none. It prints its
+// happens-before that adds runs from what each side did before its hook
+// to what the other does after its own, so it never orders the race's two
+// accesses, which both come after the hooks (it can hide another race,
+// across the hooks), and it reports none itself. It prints its
 // schedule with a raw write(2), which, unlike os.File and fmt, the race
 // detector does not count as synchronization.
 func chordgoHook(sides uint8) {
@@ -192,7 +195,13 @@ func chordgoHook(sides uint8) {
 		for other.Load() == 0 && time.Now().UnixNano()-start < {{.WaitNanos}} {
 			runtime.Gosched()
 		}
-		met := other.Load()
+		// On a timeout, close the other side too: a later arrival there
+		// (this goroutine, after its access) must not store its history
+		// for others to load.
+		met := int64(0)
+		if !other.CompareAndSwap(0, -1) {
+			met = other.Load()
+		}
 		if met != 0 && met < start {
 			return // the other side waited for this one, which goes first
 		}
