@@ -88,7 +88,9 @@
 // and locks held), then "Race ID". Past -paths, a pair is a line: "Write at
 // POS, previous read at POS (race ID)". The last line is "chordgo: N
 // locations, M access pairs", followed by "(not reported: ...)" when
-// filters took races out.
+// filters took races out. A later stage may add a note to each race
+// (Report.Annotate: chordgo confirm's "Confirmed ..." line), printed
+// after "Race ID" and after ": " at the end of a one-line pair.
 //
 // # JSON schema (chordgo check -json)
 //

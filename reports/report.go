@@ -23,6 +23,7 @@ type Report struct {
 	Errors []string
 	Stats  Stats
 	opts   Options
+	note   func(raceID string) string // see Annotate
 	b      *builder
 	groups []group
 }

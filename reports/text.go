@@ -124,7 +124,11 @@ func (rep *Report) WriteText(w io.Writer) error {
 			}
 			a, b := race.Accesses[0], race.Accesses[1]
 			prev := opName(b, true)
-			_, err := fmt.Fprintf(bw, "  %s at %s, %s at %s (race %s)\n", opName(a, false), a.Pos, strings.ToLower(prev[:1])+prev[1:], b.Pos, race.ID)
+			note := ""
+			if rep.note != nil {
+				note = ": " + rep.note(race.ID)
+			}
+			_, err := fmt.Fprintf(bw, "  %s at %s, %s at %s (race %s)%s\n", opName(a, false), a.Pos, strings.ToLower(prev[:1])+prev[1:], b.Pos, race.ID, note)
 			return err
 		}
 		if i > 0 {
@@ -140,6 +144,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 			}
 		}
 		_, err := fmt.Fprintf(bw, "\nRace %s\n", race.ID)
+		if err == nil && rep.note != nil {
+			_, err = fmt.Fprintf(bw, "%s\n", rep.note(race.ID))
+		}
 		return err
 	})
 	if err != nil {
@@ -155,6 +162,11 @@ func (rep *Report) WriteText(w io.Writer) error {
 	bw.WriteString("\n")
 	return bw.Flush()
 }
+
+// Annotate has WriteText print note(id) under each race with call paths,
+// and after each one-line race: what a later stage (chordgo confirm)
+// found about it.
+func (rep *Report) Annotate(note func(raceID string) string) { rep.note = note }
 
 // opName names an access's operation as the race detector does: "Write",
 // "Atomic read", "Previous write" for the earlier access.

@@ -34,15 +34,10 @@ func runCheck(args []string) int {
 	jsonOut := fs.Bool("json", false, "print the report as JSON (schema: go doc github.com/chordgo/chordgo/reports)")
 	htmlDir := fs.String("html", "", "also write the report as HTML pages into `dir` (created if missing; empty, or holding an earlier report)")
 	stats := fs.Bool("stats", false, "print the pairs left after each stage of the funnel and the time of each stage to standard error")
-	std := fs.Bool("std", false, "also report races whose accesses are all in the standard library or other dependencies")
+	af := addAnalysisFlags(fs)
 	noEscape := fs.Bool("escape", true, "drop pairs on objects that no other goroutine can reach (false: keep them, for diagnosis)")
 	noMHP := fs.Bool("mhp", true, "drop pairs ordered by happens-before (false: keep them, for diagnosis)")
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
-	k := fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)")
-	onDemand := fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)")
-	maxPaths := fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)")
-	maxContexts := fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)")
-	allowEmpty := fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing")
 	budget := addBudgetFlags(fs)
 	review := addReviewFlags(fs)
 	fs.Usage = func() {
@@ -66,25 +61,11 @@ func runCheck(args []string) int {
 			"before the first complete run (nothing is reported).\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return exitFailed
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	fail := func(err error) int {
-		printError("check", err)
-		return exitFailed
-	}
-	if *maxPaths < 0 {
-		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *maxPaths))
-	}
-	if *k < 0 {
-		return fail(fmt.Errorf("-k %d: want 0 (raise k on demand) or a positive k", *k))
-	}
-	if *maxContexts < 0 {
-		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *maxContexts))
-	}
+	fail := failer("check")
+	af.races = races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks}
 	if *htmlDir != "" {
 		if err := html.CheckDir(*htmlDir); err != nil {
 			return fail(err)
@@ -98,58 +79,9 @@ func runCheck(args []string) int {
 		return fail(err)
 	}
 	defer stop()
-
-	an := &analysis{done: make(chan struct{}), loaded: review.loaded}
-	go an.run(ctx, lf, fs.Args(), *allowEmpty, demand.Options{
-		K: *k, Once: !*onDemand, MaxContexts: *maxContexts,
-		Races: races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks, Std: *std},
-	})
-	select {
-	case <-an.done:
-	case <-ctx.Done():
-	}
-	an.mu.Lock()
-	prog, dr, runErr, finished, phase := an.prog, an.last, an.err, an.finished, an.phase
-	factsTime, ciTime := an.factsTime, an.ciTime
-	an.mu.Unlock()
-
-	var stopped *budgetError
-	switch {
-	case finished && runErr != nil:
-		if be := budgetOf(runErr); be != nil {
-			printError("check", runErr)
-			return notAnalyzed(prog, be)
-		}
-		return fail(runErr)
-	case finished:
-		stopped = budgetOf(dr.Stopped)
-	case dr == nil:
-		be := budgetOf(context.Cause(ctx))
-		fmt.Fprintf(os.Stderr, "chordgo check: %s while %s\n", be, phase)
-		return notAnalyzed(prog, be)
-	default:
-		stopped = budgetOf(context.Cause(ctx))
-	}
-	if stopped != nil {
-		fmt.Fprintf(os.Stderr, "chordgo check: %s after %d run(s) of the demand loop; reporting the last completed run's races, "+
-			"which include every race a longer run would report (and perhaps false alarms it would drop); to refine further, %s\n",
-			stopped, len(dr.Iterations), stopped.advice)
-	}
-
-	t := time.Now()
-	rep := reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *maxPaths, Timings: *stats, Root: review.root})
-	if err := review.filter(rep); err != nil {
-		return fail(err)
-	}
-	rep.Stats.Demand = reports.DemandStats(dr)
-	for name, d := range map[string]time.Duration{
-		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
-		"pointsto-ci": ciTime, "report": time.Since(t),
-	} {
-		rep.Stats.Seconds[name] = d.Seconds()
-	}
-	for _, e := range prog.Errors {
-		rep.Errors = append(rep.Errors, e.Error())
+	rep, prog, code := af.analyze(ctx, "check", lf, fs.Args(), *stats, review)
+	if rep == nil {
+		return code
 	}
 	if *jsonOut {
 		err = rep.WriteJSON(os.Stdout)
@@ -192,13 +124,117 @@ func writeHTML(dir string, rep *reports.Report) error {
 	return html.Write(dir, rep, html.Options{Root: wd})
 }
 
+// analysisFlags are the flags that say how to analyze, shared by the
+// commands that report races (check, confirm).
+type analysisFlags struct {
+	std, onDemand, allowEmpty *bool
+	k, maxPaths               *int
+	maxContexts               *int64
+	races                     races.Options // the stages turned off, for check's diagnosis flags
+}
+
+func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
+	return &analysisFlags{
+		std:         fs.Bool("std", false, "also report races whose accesses are all in the standard library or other dependencies"),
+		k:           fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)"),
+		onDemand:    fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)"),
+		maxPaths:    fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)"),
+		maxContexts: fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)"),
+		allowEmpty:  fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing"),
+	}
+}
+
+// analyze runs the pipeline on the packages until it completes or ctx
+// ends, and builds the report of the demand loop's last completed run,
+// with review's filters applied if it is not nil.
+// Without a report (nil), it has said why on standard error and code is
+// the exit status.
+func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags, patterns []string, timings bool, review *reviewFlags) (rep *reports.Report, prog *pointsto.Program, code int) {
+	fail := func(err error) (*reports.Report, *pointsto.Program, int) {
+		printError(cmd, err)
+		return nil, prog, exitFailed
+	}
+	if *af.maxPaths < 0 {
+		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *af.maxPaths))
+	}
+	if *af.k < 0 {
+		return fail(fmt.Errorf("-k %d: want 0 (raise k on demand) or a positive k", *af.k))
+	}
+	if *af.maxContexts < 0 {
+		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *af.maxContexts))
+	}
+	opts := af.races
+	opts.Std = *af.std
+	an := &analysis{done: make(chan struct{})}
+	var root string
+	if review != nil {
+		an.loaded = review.loaded
+	}
+	go an.run(ctx, lf, patterns, *af.allowEmpty, demand.Options{
+		K: *af.k, Once: !*af.onDemand, MaxContexts: *af.maxContexts, Races: opts,
+	})
+	select {
+	case <-an.done:
+	case <-ctx.Done():
+	}
+	an.mu.Lock()
+	prog, dr, runErr, finished, phase := an.prog, an.last, an.err, an.finished, an.phase
+	factsTime, ciTime := an.factsTime, an.ciTime
+	an.mu.Unlock()
+
+	var stopped *budgetError
+	switch {
+	case finished && runErr != nil:
+		if be := budgetOf(runErr); be != nil {
+			printError(cmd, runErr)
+			return nil, prog, notAnalyzed(cmd, prog, be)
+		}
+		return fail(runErr)
+	case finished:
+		stopped = budgetOf(dr.Stopped)
+	case dr == nil:
+		be := budgetOf(context.Cause(ctx))
+		fmt.Fprintf(os.Stderr, "chordgo %s: %s while %s\n", cmd, be, phase)
+		return nil, prog, notAnalyzed(cmd, prog, be)
+	default:
+		stopped = budgetOf(context.Cause(ctx))
+	}
+	if stopped != nil {
+		fmt.Fprintf(os.Stderr, "chordgo %s: %s after %d run(s) of the demand loop; reporting the last completed run's races, "+
+			"which include every race a longer run would report (and perhaps false alarms it would drop); to refine further, %s\n",
+			cmd, stopped, len(dr.Iterations), stopped.advice)
+	}
+
+	t := time.Now()
+	if review != nil {
+		root = review.root
+	}
+	rep = reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Root: root})
+	if review != nil {
+		if err := review.filter(rep); err != nil {
+			return fail(err)
+		}
+	}
+	rep.Stats.Demand = reports.DemandStats(dr)
+	for name, d := range map[string]time.Duration{
+		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
+		"pointsto-ci": ciTime, "report": time.Since(t),
+	} {
+		rep.Stats.Seconds[name] = d.Seconds()
+	}
+	for _, e := range prog.Errors {
+		rep.Errors = append(rep.Errors, e.Error())
+	}
+	return rep, prog, exitClean
+}
+
 // analysis is one check's pipeline up to the demand loop's result. It runs
 // in its own goroutine, so that the command can stop waiting for it when a
 // budget runs out in a stage that does not stop by itself (facts, Datalog
 // runs), and report what the pipeline had completed.
 type analysis struct {
 	done   chan struct{}                 // closed when run returns
-	loaded func(*pointsto.Program) error // called once the program is loaded, before it is analyzed
+	loaded func(*pointsto.Program) error // if set, called once the program is loaded, before it is analyzed
 
 	mu                sync.Mutex
 	phase             string            // what run is doing, for messages
@@ -232,8 +268,10 @@ func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []strin
 	if err != nil {
 		return nil, err
 	}
-	if err := an.loaded(prog); err != nil {
-		return nil, err
+	if an.loaded != nil {
+		if err := an.loaded(prog); err != nil {
+			return nil, err
+		}
 	}
 	an.set(func() { an.prog, an.phase = prog, "extracting facts" })
 	t := time.Now()
@@ -323,9 +361,9 @@ func checkReached(a *pointsto.Analyzer, allowEmpty bool) error {
 
 // notAnalyzed says which programs a run stopped before its first complete
 // pass did not analyze, and what to try.
-func notAnalyzed(prog *pointsto.Program, be *budgetError) int {
+func notAnalyzed(cmd string, prog *pointsto.Program, be *budgetError) int {
 	if prog == nil {
-		fmt.Fprintf(os.Stderr, "chordgo check: not analyzed: the packages named (loading did not finish)\n")
+		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: the packages named (loading did not finish)\n", cmd)
 	} else {
 		var names []string
 		for i, r := range prog.Roots {
@@ -338,9 +376,9 @@ func notAnalyzed(prog *pointsto.Program, be *budgetError) int {
 				names = append(names, r.Func.Pkg.Pkg.Path()+" (main)")
 			}
 		}
-		fmt.Fprintf(os.Stderr, "chordgo check: not analyzed: %d program(s), analyzed together in one pass that did not finish: %s\n", len(names), listNames(names))
+		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: %d program(s), analyzed together in one pass that did not finish: %s\n", cmd, len(names), listNames(names))
 	}
-	fmt.Fprintf(os.Stderr, "chordgo check: %s\n", be.advice)
+	fmt.Fprintf(os.Stderr, "chordgo %s: %s\n", cmd, be.advice)
 	return exitStopped
 }
 

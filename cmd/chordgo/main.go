@@ -3,6 +3,7 @@
 // Usage:
 //
 //	chordgo check [-json] [-stats] [flags] [packages]
+//	chordgo confirm [-json] [-count N] [-mode M] [-wait D] [flags] [packages]
 //	chordgo datalog [-F factdir] [-D outdir] [-stats] program.dl
 //	chordgo facts [-o dir] [flags] [packages]
 //
@@ -20,6 +21,10 @@
 // revision fails at once. Exit status: 0 no race reported, 1 races, 2 could
 // not analyze (or a package failed to load), 3 a budget ran out before the
 // first complete run.
+//
+// confirm runs check's pipeline, then hands the races to package confirm,
+// which runs their roots under the race detector; its exit status adds 4:
+// the race detector reported a race chordgo did not.
 package main
 
 import (
@@ -35,6 +40,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"check", "report the data races of Go packages", runCheck},
+		{"confirm", "report the data races of Go packages, each confirmed or not by running it under the race detector", runConfirm},
 		{"datalog", "evaluate a Datalog program (Souffle syntax) on fact files", runDatalog},
 		{"facts", "write the base relations of Go packages as Souffle fact files", runFacts},
 	}
