@@ -43,7 +43,7 @@ func countRuns(r *pointsto.Result) *counts {
 	base := map[[2]uint32]uint8{}
 	var work [][2]uint32
 	for _, t := range f.Tuples("entry") {
-		node := [2]uint32{pointsto.Epsilon, t[0]}
+		node := [2]uint32{r.EntryContext(t[0]), t[0]}
 		base[node]++
 		work = append(work, node)
 	}

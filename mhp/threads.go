@@ -99,7 +99,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		if m, ok := f.FuncID(root.Func); ok {
 			g := uint32(len(gs.List))
 			gs.List = append(gs.List, Goroutine{Kind: RootGoroutine, Root: ri, Func: m, Programs: []int{root.Program}})
-			entries = append(entries, g, pointsto.Epsilon, m)
+			entries = append(entries, g, r.EntryContext(m), m)
 		}
 	}
 	goSite := goSites(f)

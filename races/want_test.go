@@ -107,6 +107,7 @@ var knownWrong = map[string]string{
 	"study_slice_append_clipped":         "append is taken to write the array its first argument may share (pointsto's move) whatever the capacity: a base clipped to its length (s[:n:n]) makes every append copy into a new array",
 	"study_slice_append_indexed":         "one pseudo-field [*] per array: goroutines writing s[i] for distinct i look alike",
 	"study_slice_passed_clone":           "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
+	"tests_own_callbacks":                "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
 }
 
 // TestWant checks every program of testdata/races: each line with
