@@ -850,7 +850,10 @@ func (a *analysis) run(m uint32) {
 	// The entry never holds a Held of m's own values (which would name
 	// another activation's): translate drops them at every call.
 	a.flowFrom(m, a.entry[m], func(instr ssa.Instruction, held lockset) {
+		// Each run replaces the last one's locksets: the entry only
+		// shrinks, and a lock an earlier entry held may be gone.
 		for _, e := range a.access[instr] {
+			a.held[e] = nil
 			if len(held) > 0 {
 				a.held[e] = slices.Clone(held)
 			}
