@@ -96,7 +96,7 @@ func (s *session) run(seed uint64, n, size, alone int) error {
 		start := time.Now()
 		outs, an, err := evaluate(dir, srcs, s.runs, 20*time.Second, s.analyzeInChild)
 		if err == nil {
-			err = s.time(dir, outs, an, max(0, min(alone-first, count)))
+			err = s.time(dir, seed+uint64(first), outs, an, max(0, min(alone-first, count)))
 		}
 		os.RemoveAll(dir)
 		if err != nil {
@@ -111,15 +111,15 @@ func (s *session) run(seed uint64, n, size, alone int) error {
 			}
 		}
 		// The counts so far, so that a long run stopped early has them.
-		fmt.Printf("\nseeds %d-%d (%.0f s):\n", seed, seed+uint64(first+count-1), time.Since(start).Seconds())
+		fmt.Printf("\nseeds %d-%d (the last %d in %.0f s):\n", seed, seed+uint64(first+count-1), count, time.Since(start).Seconds())
 		s.summary()
 	}
 	return nil
 }
 
-// time records chordgo's time per program in the batch, and analyzes its
-// first alone programs one at a time.
-func (s *session) time(dir string, outs []*outcome, an *analysis, alone int) error {
+// time records chordgo's time per program in the batch whose first seed
+// is seed, and analyzes its first alone programs one at a time.
+func (s *session) time(dir string, seed uint64, outs []*outcome, an *analysis, alone int) error {
 	analyzed := 0
 	for _, o := range outs {
 		if o.analyzed {
@@ -139,6 +139,9 @@ func (s *session) time(dir string, outs []*outcome, an *analysis, alone int) err
 			return err
 		}
 		s.aloneSeconds = append(s.aloneSeconds, a.Seconds)
+		for _, secs := range a.Slow {
+			s.slow[seed+uint64(i)] = secs
+		}
 	}
 	return nil
 }
