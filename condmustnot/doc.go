@@ -63,10 +63,25 @@
 //     definition in the current activation: the fine- and medium-grained
 //     proofs rely on it.
 //   - A function's entry lockset is the intersection of the locksets at all
-//     its call sites (a caller's Held keeps the caller's V id). Roots, go
+//     its call sites (a caller's Held keeps the caller's V id). A lock held
+//     at &x.g, x passed as the callee's parameter p, is also passed as the
+//     entry lock &p.g (the callee's view of the same mutex: p is x's value
+//     for the whole activation), so a lock that each caller takes through
+//     its own value (Add and Replace each lock c.mu and call c.set) is
+//     held in the callee, relative to its receiver, and the fine- and
+//     medium-grained proofs see it on the callee's own base. A Held of the
+//     callee's own values that is not made at the call is dropped: it
+//     would name the caller's activation in the callee's (recursion). Roots, go
 //     statements' and deferred functions, functions called from the
 //     synchronization primitives or the runtime, and functions no analyzed
 //     call reaches start with nothing.
+//
+// Locksets.ByGoroutine gives the same dataflow per abstract goroutine, on
+// demand: a function's entry lockset in goroutine g is met over the calls
+// made in g only (a call stack belongs to one goroutine), each from its
+// caller's entry lockset in g, with the global entry where calls form a
+// cycle. Prove and ProveInstances then decide pairs of instances, an access
+// with the locks of one goroutine.
 //
 // The dataflow does not run in packages sync, sync/atomic, internal/sync,
 // runtime and internal/runtime/...: their lock effects are the modeled
@@ -99,7 +114,11 @@
 //     point to such a location and whose value to such an object, in one
 //     context) is one Store instruction of the allocation's own result (a
 //     heap Alloc, MakeMap or MakeSlice, or a slice of it) that runs at most
-//     once per run of the allocation, and no copy of a whole struct or
+//     once per run of the allocation, or of a parameter that the
+//     allocation's objects reach at most once each (one call site may pass
+//     them, not repeated in its function, passing the allocation made
+//     there or such a parameter of its own: New allocating a map for
+//     newCache(m) to store), and no copy of a whole struct or
 //     array value (load, store, boxing, copy, append) may copy a struct
 //     with field f. The typical case is &T{c: &C{}} or t.m = make(...) in
 //     T's constructor. The reasoning counts instructions, never concrete
@@ -155,7 +174,7 @@
 // t.a.b), needs the lock and the load on the same SSA value b in the
 // access's function, gives up on a field that two stores may fill with one
 // site's objects (two constructors of T storing the same kind of C, a
-// setter that stores a new C it did not allocate itself, t.c = newC()),
+// C allocated by a callee, t.c = newC()),
 // and on a struct that some code copies by value (a value-receiver method
 // called on *t, fmt.Println(*t)).
 package condmustnot

@@ -100,6 +100,9 @@ func (fx *fixture) accesses(t *testing.T, pkg, marker string) []uint32 {
 // from, or the SSA value's name.
 func (fx *fixture) lockName(h Held) string {
 	var name string
+	if a := fx.locks.flow; h.Ptr >= a.nV {
+		return fx.facts.Field(a.entryLocks[h.Ptr-a.nV].field).Name()
+	}
 	switch v := fx.facts.Value(h.Ptr).(type) {
 	case *ssa.Global:
 		name = v.Name()

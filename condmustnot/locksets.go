@@ -2,6 +2,7 @@ package condmustnot
 
 import (
 	"cmp"
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -18,17 +19,26 @@ import (
 // from since (a channel-lock: whether the channel acts as a lock is for
 // Prove to decide).
 type Held struct {
-	Ptr  uint32 // V id of the lock's address (*sync.Mutex or *sync.RWMutex) at the Lock/RLock/TryLock call, or of the channel at the send
+	Ptr  uint32 // V id of the lock's address (*sync.Mutex or *sync.RWMutex) at the Lock/RLock/TryLock call, or of the channel at the send; or an entry lock's id
 	Read bool   // held by RLock/TryRLock (shared), not Lock
 }
+
+// entryLock is a lock that every call of a function passes in held at
+// &x.g, x the argument the function receives as its parameter base: in
+// the callee it is held at &base.g. Its Held's Ptr is an id past the V
+// domain (the nV-th entry lock has id nV+n), so that a lock held by
+// callers through their own values (Add and Replace each lock c.mu, then
+// call c.set) survives the meet at the callee's entry.
+type entryLock struct{ base, field uint32 } // V of a parameter, F
 
 // Locksets holds the locks that must be held at each access.
 type Locksets struct {
 	facts  *pointsto.Facts
 	res    *pointsto.Result          // the points-to the locksets were computed from
 	access [][]Held                  // by E; nil when no lock is held
-	objs   map[uint32][]pointsto.Ctx // lock, unlock, send and receive pointers -> the objects they may point to, sorted
+	objs   map[uint32][]pointsto.Ctx // lock, unlock, send and receive pointers, and entry locks -> the objects they may be, sorted
 	chans  chanLocks
+	flow   *analysis // the dataflow's state: entry locks, and the locksets per goroutine
 }
 
 // chanLocks is what Prove needs to decide which channels act as locks.
@@ -126,7 +136,15 @@ type analysis struct {
 	acquires []lockset                 // by M: what m holds on every return, from an empty entry
 	lastOut  lockset                   // the lockset at the end of the last block run
 
-	entry      []lockset // by M
+	entry []lockset // by M
+
+	nV         uint32
+	formals    []map[uint32]uint32        // by M: parameter index -> V, for the functions the dataflow runs on
+	actuals    map[uint32][][2]uint32     // by I: (parameter index, V) of each argument
+	paramObjs  map[uint32][]pointsto.Ctx  // parameters an entry lock may be based on -> their objects
+	subObjs    map[[2]uint32]pointsto.Ctx // (object, field of a lock) -> the field's sub-object
+	entryLocks []entryLock                // by id - nV
+	entryIDs   map[entryLock]uint32       // its id, or pointsto.NoID when no lockable object can be it
 	entryKnown []bool
 	queue      []uint32
 	queued     []bool
@@ -165,13 +183,15 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 		defKills: map[ssa.Value][]uint32{},
 		held:     make([][]Held, f.Size(pointsto.DomE)),
 		contexts: r.Contexts,
+		nV:       uint32(f.Size(pointsto.DomV)),
+		entryIDs: map[entryLock]uint32{},
 	}
 	a.index()
 	a.pointsTo(r)
 	a.summarize()
 	a.summarizeAcquires()
 	a.solve()
-	return &Locksets{facts: f, res: r, access: a.held, objs: a.objs, chans: a.chanLocks()}
+	return &Locksets{facts: f, res: r, access: a.held, objs: a.objs, chans: a.chanLocks(), flow: a}
 }
 
 // runsFlow reports whether the dataflow runs on m's body: not for the
@@ -260,9 +280,21 @@ func (a *analysis) index() {
 			a.recvsOf[m] = append(a.recvsOf[m], ch)
 		}
 	}
+	a.actuals = map[uint32][][2]uint32{}
 	for _, t := range f.Tuples("actual") {
-		if i, z := t[0], t[1]; z == 0 && slices.ContainsFunc(a.cg[i], func(m uint32) bool { return isUnlockMethod(f.Func(m)) }) {
+		i, z := t[0], t[1]
+		a.actuals[i] = append(a.actuals[i], [2]uint32{z, t[2]})
+		if z == 0 && slices.ContainsFunc(a.cg[i], func(m uint32) bool { return isUnlockMethod(f.Func(m)) }) {
 			a.recv[i] = t[2]
+		}
+	}
+	a.formals = make([]map[uint32]uint32, nM)
+	for _, t := range f.Tuples("formal") {
+		if m := t[0]; a.flow[m] {
+			if a.formals[m] == nil {
+				a.formals[m] = map[uint32]uint32{}
+			}
+			a.formals[m][t[1]] = t[2]
 		}
 	}
 }
@@ -298,9 +330,22 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 	for _, v := range a.chanVal {
 		wanted.Set(uint(v))
 	}
+	params, lockFields := a.entryLockBases()
+	a.paramObjs = map[uint32][]pointsto.Ctx{}
+	paramObjs := bitset.New(uint(r.Contexts.Len()))
 	for t := range r.Tuples("pt") {
 		if v := t[1]; wanted.Test(uint(v)) {
 			a.objs[v] = append(a.objs[v], t[2])
+		}
+		if v := t[1]; params.Test(uint(v)) {
+			a.paramObjs[v] = append(a.paramObjs[v], t[2])
+			paramObjs.Set(uint(t[2]))
+		}
+	}
+	a.subObjs = map[[2]uint32]pointsto.Ctx{}
+	for t := range r.Tuples("subObj") {
+		if o, g := t[0], t[1]; lockFields[g] && paramObjs.Test(uint(o)) {
+			a.subObjs[[2]uint32{o, g}] = t[2]
 		}
 	}
 	for v, objs := range a.objs {
@@ -333,15 +378,7 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 		a.lockBit[o] = uint(k)
 	}
 	a.all = bitset.New(uint(len(lockable))).Complement()
-	toBits := func(v uint32) *bitset.BitSet {
-		b := bitset.New(uint(len(lockable)))
-		for _, o := range a.objs[v] {
-			if k, ok := a.lockBit[o]; ok {
-				b.Set(k)
-			}
-		}
-		return b
-	}
+	toBits := func(v uint32) *bitset.BitSet { return a.lockBits(a.objs[v]) }
 	addHeld := func(v uint32) {
 		a.heldBits[v] = toBits(v)
 		fn := a.f.Value(v)
@@ -375,6 +412,145 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 			a.bits[v] = a.unlockBits(v, a.allChans, toBits)
 		}
 	}
+}
+
+// lockBits numbers the lockable objects among objs.
+func (a *analysis) lockBits(objs []pointsto.Ctx) *bitset.BitSet {
+	b := bitset.New(a.all.Len())
+	for _, o := range objs {
+		if k, ok := a.lockBit[o]; ok {
+			b.Set(k)
+		}
+	}
+	return b
+}
+
+// entryLockBases returns the parameters an entry lock may be based on:
+// those some call passes x of a lock &x.g that Lock may take, or another
+// such parameter; and the fields g of those locks.
+func (a *analysis) entryLockBases() (*bitset.BitSet, map[uint32]bool) {
+	nV := uint(a.f.Size(pointsto.DomV))
+	bases, params := bitset.New(nV), bitset.New(nV)
+	lockFields := map[uint32]bool{}
+	var work []uint32
+	for i, op := range a.lockOps {
+		if t, ok := tupleOf(a.f, "fieldAddr", op.ptr); ok && a.isGen(i, op) && !bases.Test(uint(t[1])) {
+			bases.Set(uint(t[1]))
+			work = append(work, t[1])
+			lockFields[t[2]] = true
+		}
+	}
+	asArg := map[uint32][][2]uint32{} // V -> (call site, parameter index) it is passed as
+	for i, args := range a.actuals {
+		for _, arg := range args {
+			asArg[arg[1]] = append(asArg[arg[1]], [2]uint32{i, arg[0]})
+		}
+	}
+	// Terminates: a value enters work once (bases only grows, within V).
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, use := range asArg[v] {
+			for _, c := range a.cg[use[0]] {
+				if p, ok := a.formals[c][use[1]]; ok && !bases.Test(uint(p)) {
+					bases.Set(uint(p))
+					params.Set(uint(p))
+					work = append(work, p)
+				}
+			}
+		}
+	}
+	return params, lockFields
+}
+
+// entryLockID returns the id of the entry lock at &base.g, making it on
+// first use, or false when no lockable object can be that lock (its
+// parameter points to nothing the analysis sees: it could never be
+// released, so it is never held).
+func (a *analysis) entryLockID(base, g uint32) (uint32, bool) {
+	k := entryLock{base, g}
+	if id, ok := a.entryIDs[k]; ok {
+		return id, id != pointsto.NoID
+	}
+	var objs []pointsto.Ctx
+	for _, o := range a.paramObjs[base] {
+		if sub, ok := a.subObjs[[2]uint32{o, g}]; ok {
+			objs = append(objs, sub)
+		}
+	}
+	slices.Sort(objs)
+	objs = slices.Compact(objs)
+	bits := a.lockBits(objs)
+	if bits.None() {
+		a.entryIDs[k] = pointsto.NoID
+		return 0, false
+	}
+	id := a.nV + uint32(len(a.entryLocks))
+	a.entryLocks = append(a.entryLocks, k)
+	a.entryIDs[k] = id
+	a.objs[id], a.heldBits[id] = objs, bits
+	return id, true
+}
+
+// translate gives the lockset that call site i passes to its callee c.
+// A lock held at &x.g, x passed as c's parameter p, is held at c's entry
+// at &p.g too: p is x's value for the whole activation (an SSA parameter
+// is never assigned), so the two addresses are one. Helds of c's own
+// values, or entry locks of c, that are not made here are dropped: they
+// would name the calling activation's values in the new one (recursion).
+func (a *analysis) translate(i, c uint32, held lockset) lockset {
+	var out lockset
+	for _, h := range held {
+		if a.owner(h.Ptr) != c {
+			out = append(out, h)
+		}
+	}
+	for _, h := range held {
+		x, g, ok := lockAddr(a.f, a.nV, a.entryLocks, h.Ptr)
+		if !ok {
+			continue
+		}
+		for _, arg := range a.actuals[i] {
+			p, ok := a.formals[c][arg[0]]
+			if arg[1] != x || !ok {
+				continue
+			}
+			if id, ok := a.entryLockID(p, g); ok {
+				k, found := slices.BinarySearchFunc(out, id, func(x Held, p uint32) int { return cmp.Compare(x.Ptr, p) })
+				if found {
+					out[k].Read = out[k].Read || h.Read // held for reading at best
+				} else {
+					out = slices.Insert(out, k, Held{Ptr: id, Read: h.Read})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// owner returns the function whose value a Held's Ptr is.
+func (a *analysis) owner(ptr uint32) uint32 {
+	if ptr >= a.nV {
+		return a.f.ValueFunc(a.entryLocks[ptr-a.nV].base)
+	}
+	return a.f.ValueFunc(ptr)
+}
+
+// lockAddr returns the base x and the field g of a lock at &x.g: a Lock's
+// FieldAddr pointer, or an entry lock (ids from nV on).
+func lockAddr(f *pointsto.Facts, nV uint32, entries []entryLock, ptr uint32) (x, g uint32, ok bool) {
+	if ptr >= nV {
+		e := entries[ptr-nV]
+		return e.base, e.field, true
+	}
+	if _, ok := f.Value(ptr).(*ssa.FieldAddr); !ok {
+		return 0, 0, false
+	}
+	t, ok := tupleOf(f, "fieldAddr", ptr)
+	if !ok {
+		return 0, 0, false
+	}
+	return t[1], t[2], true
 }
 
 // findLockChans finds the channels a send may add as a Held: made by make
@@ -584,7 +760,7 @@ func (a *analysis) exitSet(m uint32) lockset {
 	for len(work) > 0 {
 		b := work[0]
 		work = work[1:]
-		a.block(m, b, in[b.Index], false, func(s *ssa.BasicBlock, out lockset) {
+		a.block(m, b, in[b.Index], nil, func(s *ssa.BasicBlock, out lockset) {
 			if !reached[s.Index] {
 				in[s.Index], reached[s.Index] = out, true
 				work = append(work, s)
@@ -600,7 +776,7 @@ func (a *analysis) exitSet(m uint32) lockset {
 		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok || !reached[b.Index] {
 			continue
 		}
-		a.block(m, b, in[b.Index], false, func(*ssa.BasicBlock, lockset) {})
+		a.block(m, b, in[b.Index], nil, func(*ssa.BasicBlock, lockset) {})
 		out := a.lastOut
 		if first {
 			exit, first = out, false
@@ -671,6 +847,28 @@ func (a *analysis) enter(m uint32, s lockset) {
 // run computes the locksets in m's body from its entry lockset, records
 // them at its accesses and passes them to its callees.
 func (a *analysis) run(m uint32) {
+	// The entry never holds a Held of m's own values (which would name
+	// another activation's): translate drops them at every call.
+	a.flowFrom(m, a.entry[m], func(instr ssa.Instruction, held lockset) {
+		for _, e := range a.access[instr] {
+			if len(held) > 0 {
+				a.held[e] = slices.Clone(held)
+			}
+		}
+		for _, i := range a.calls[instr] {
+			if !a.goCall[i] && !a.defer_[i] {
+				for _, c := range a.cg[i] {
+					a.enter(c, a.translate(i, c, held))
+				}
+			}
+		}
+	})
+}
+
+// flowFrom runs the dataflow of m's body from the entry lockset entry to
+// its fixpoint, then passes visit each instruction with the lockset
+// before it.
+func (a *analysis) flowFrom(m uint32, entry lockset, visit func(ssa.Instruction, lockset)) {
 	fn := a.f.Func(m)
 	in := make([]lockset, len(fn.Blocks))
 	reached, inWork := make([]bool, len(fn.Blocks)), make([]bool, len(fn.Blocks))
@@ -684,17 +882,16 @@ func (a *analysis) run(m uint32) {
 		in[b.Index], reached[b.Index] = s, true
 		push(b)
 	}
-	// The entry never holds a Held of m's own values (which would name
-	// another activation's): the first call that reaches m is made before
-	// m has run, and meets only shrink the entry.
-	start(fn.Blocks[0], a.entry[m])
+	start(fn.Blocks[0], entry)
 	if fn.Recover != nil {
 		start(fn.Recover, nil) // after a recovered panic the deferred calls have run
 	}
+	// Terminates: a block is queued again only when its input shrinks,
+	// and a lockset holds finitely many Helds.
 	for len(work) > 0 {
 		b := work[0]
 		work, inWork[b.Index] = work[1:], false
-		a.block(m, b, in[b.Index], false, func(s *ssa.BasicBlock, out lockset) {
+		a.block(m, b, in[b.Index], nil, func(s *ssa.BasicBlock, out lockset) {
 			if !reached[s.Index] {
 				start(s, out)
 				return
@@ -707,30 +904,19 @@ func (a *analysis) run(m uint32) {
 	}
 	for _, b := range fn.Blocks {
 		if reached[b.Index] {
-			a.block(m, b, in[b.Index], true, func(*ssa.BasicBlock, lockset) {})
+			a.block(m, b, in[b.Index], visit, func(*ssa.BasicBlock, lockset) {})
 		}
 	}
 }
 
 // block applies the instructions of b to the lockset in and passes the
-// result of each outgoing edge to succ. With record, it stores the locksets
-// at accesses and passes those at calls to the callees.
-func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, record bool, succ func(*ssa.BasicBlock, lockset)) {
+// result of each outgoing edge to succ. A non-nil visit gets each
+// instruction with the lockset before it.
+func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, visit func(ssa.Instruction, lockset), succ func(*ssa.BasicBlock, lockset)) {
 	s := state{held: slices.Clone(in)}
 	for _, instr := range b.Instrs {
-		if record {
-			for _, e := range a.access[instr] {
-				if len(s.held) > 0 {
-					a.held[e] = slices.Clone(s.held)
-				}
-			}
-			for _, i := range a.calls[instr] {
-				if !a.goCall[i] && !a.defer_[i] {
-					for _, c := range a.cg[i] {
-						a.enter(c, s.held)
-					}
-				}
-			}
+		if visit != nil {
+			visit(instr, s.held)
 		}
 		if v, ok := instr.(ssa.Value); ok {
 			if ptrs := a.defKills[v]; ptrs != nil {
@@ -901,7 +1087,7 @@ func (a *analysis) call(s *state, call *ssa.Call, i uint32) {
 		}
 	}
 	for _, h := range got {
-		if a.f.ValueFunc(h.Ptr) == a.f.Caller(i) {
+		if a.owner(h.Ptr) == a.f.Caller(i) {
 			continue // a value of the caller's own: another activation's (recursion)
 		}
 		s.held = s.held.gen(h)
@@ -914,4 +1100,50 @@ func (a *analysis) release(s *state, b *bitset.BitSet) {
 		return
 	}
 	s.kill(func(h Held) bool { return a.heldBits[h.Ptr].IntersectionCardinality(b) > 0 })
+}
+
+// Name names the lock of h by the expression its address comes from, and
+// where it is: "&c.mu (cache.go:61)". An entry lock is named by the
+// callee's parameter, "&c.mu (cache.go:70, held by its callers)".
+func (l *Locksets) Name(h Held) string {
+	f := l.facts
+	v, suffix := h.Ptr, ""
+	var name string
+	if h.Ptr >= l.flow.nV {
+		e := l.flow.entryLocks[h.Ptr-l.flow.nV]
+		v, suffix = e.base, ", held by its callers"
+		name = "&" + f.Value(v).Name() + "." + f.Field(e.field).Name()
+	} else {
+		switch val := f.Value(v).(type) {
+		case *ssa.FieldAddr:
+			name = "&" + val.X.Name() + "." + fieldName(val)
+		case *ssa.Global:
+			name = "&" + val.Name()
+		case *ssa.Alloc:
+			name = val.Name()
+			if val.Comment != "" {
+				name = "&" + val.Comment
+			}
+		default:
+			name = val.Name()
+		}
+	}
+	if p := f.ValuePos(v); p.IsValid() {
+		name = fmt.Sprintf("%s (%s:%d%s)", name, p.Filename, p.Line, suffix)
+	} else if suffix != "" {
+		name = fmt.Sprintf("%s (%s)", name, suffix[2:])
+	}
+	if h.Read {
+		name += " (read-locked)"
+	}
+	return name
+}
+
+func fieldName(fa *ssa.FieldAddr) string {
+	if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+		if st, ok := ptr.Elem().Underlying().(*types.Struct); ok && fa.Field < st.NumFields() {
+			return st.Field(fa.Field).Name()
+		}
+	}
+	return fmt.Sprint("field ", fa.Field)
 }

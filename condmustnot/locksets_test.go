@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
 	"golang.org/x/tools/go/ssa"
 )
@@ -37,6 +38,10 @@ func TestLocksets(t *testing.T) {
 		{"loop", "after", []string{"mu"}},
 		{"loop", "before", nil}, // the held lock is the previous item's: killed
 		{"fine", "incn", []string{"mu"}},
+		{"entrylock", "set", []string{"mu"}},
+		{"entrylock", "item", []string{"mu", "mu"}}, // set's c.mu, and setItem's c.mu
+		{"entrylock", "bump", nil},
+		{"entrylock", "walk", []string{"mu"}}, // start's n.mu, not the next node's
 		{"medium", "owned", []string{"mu"}},
 		{"medium", "prevlock", nil}, // the previous holder's lock: killed when t is loaded again
 		{"fine", "decm", []string{"other"}},
@@ -107,4 +112,51 @@ func TestLocksetsAfterRunDefers(t *testing.T) {
 func isInstr[T ssa.Instruction](x ssa.Instruction) bool {
 	_, ok := x.(T)
 	return ok
+}
+
+// The locks held at a helper differ by the goroutine that runs it: held
+// where every call in the goroutine holds them, not where one does not.
+func TestLocksetsByGoroutine(t *testing.T) {
+	fx := load(t)
+	gs, err := mhp.FindGoroutines(fx.res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[[2]uint32]bool{}
+	entryOf := map[uint32]string{} // goroutine -> the function it starts with
+	for tu := range gs.Tuples("threadEntry") {
+		starts[[2]uint32{tu[0], tu[2]}] = true
+		entryOf[tu[0]] = fx.facts.Func(tu[2]).Name()
+	}
+	byG := fx.locks.ByGoroutine(gs.Of, func(g, m uint32) bool { return starts[[2]uint32{g, m}] })
+	want := map[string][]string{
+		"main$1": {"mu", "mu"}, // only lockedBump calls bump: its &b.mu, and bump's entry lock on b
+		"main$2": nil,          // bump called directly
+		"main$3": nil,          // mixed calls it both ways
+	}
+	es := fx.accesses(t, "bygoroutine", "bump")
+	seen := map[string]bool{}
+	for _, e := range es {
+		if got := fx.locks.Access(e); len(got) != 0 {
+			t.Errorf("%s: held %v in every goroutine, want none", fx.facts.AccessDesc(e), got)
+		}
+		for _, g := range gs.Of(fx.facts.AccessFunc(e)) {
+			entry := entryOf[g]
+			w, ok := want[entry]
+			if !ok {
+				continue
+			}
+			seen[entry] = true
+			var got []string
+			for _, h := range byG.In(e, g) {
+				got = append(got, fx.lockName(h))
+			}
+			if !slices.Equal(got, w) {
+				t.Errorf("%s in the goroutine of %s: held %q, want %q", fx.facts.AccessDesc(e), entry, got, w)
+			}
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("goroutines seen running bump: %v, want %d", seen, len(want))
+	}
 }

@@ -32,24 +32,64 @@ const (
 // every receive from it is made while holding it (condmustnot.dl's
 // chanLock). A pair not in the result may still be protected.
 func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (map[[2]uint32]bool, error) {
+	index := map[uint32]uint32{}
+	var insts []Instance
+	id := func(e uint32) uint32 {
+		x, ok := index[e]
+		if !ok {
+			x = uint32(len(insts))
+			index[e] = x
+			insts = append(insts, Instance{E: e, Held: l.access[e]})
+		}
+		return x
+	}
+	ipairs := make([][2]uint32, len(pairs))
+	for k, p := range pairs {
+		ipairs[k] = [2]uint32{id(p[0]), id(p[1])}
+	}
+	protected, err := l.ProveInstances(insts, unique, ipairs)
+	if err != nil {
+		return nil, err
+	}
+	out := map[[2]uint32]bool{}
+	for k, p := range pairs {
+		if protected[ipairs[k]] {
+			out[p] = true
+		}
+	}
+	return out, nil
+}
+
+// An Instance is an access with the locks that must be held at it: where
+// any goroutine runs it (Locksets.Access), or where one does
+// (Locksets.In).
+type Instance struct {
+	E    uint32
+	Held []Held
+}
+
+// ProveInstances is Prove for pairs of instances (indices into insts):
+// the proofs read each instance's own Held.
+func (l *Locksets) ProveInstances(insts []Instance, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (map[[2]uint32]bool, error) {
 	prog, err := parseRules()
 	if err != nil {
 		return nil, err
 	}
 	db := datalog.NewDatabase(prog)
-	var es []uint32
+	var xs []uint32
 	for _, p := range pairs {
 		if err := db.Add("pair", p[0], p[1]); err != nil {
 			return nil, err
 		}
-		es = append(es, p[0], p[1])
+		xs = append(xs, p[0], p[1])
 	}
-	slices.Sort(es)
-	es = slices.Compact(es)
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
 
 	// The channels that may be locks, the receives from them and their
-	// locksets, which decide whether they are.
-	held := slices.Clone(es)
+	// locksets, which decide whether they are. A receive is an instance
+	// of its own, with the locks held wherever it runs.
+	held := slices.Clone(xs)
 	for _, o := range l.chans.objs {
 		if err := db.Add("lockChan", o); err != nil {
 			return nil, err
@@ -65,25 +105,27 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 			return nil, err
 		}
 	}
+	insts = slices.Clip(insts)
 	for _, r := range l.chans.recvs {
-		held = append(held, r[0])
+		x := uint32(len(insts))
+		insts = append(insts, Instance{E: r[0], Held: l.access[r[0]]})
+		held = append(held, x)
 		for _, o := range l.objs[r[1]] {
 			if _, ok := slices.BinarySearch(l.chans.objs, o); ok {
-				if err := db.Add("recvCase", r[0], r[1], o); err != nil {
+				if err := db.Add("recvCase", x, r[1], o); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
-	slices.Sort(held)
 	var locks []uint32
-	for _, e := range slices.Compact(held) {
-		for _, h := range l.access[e] {
+	for _, x := range held {
+		for _, h := range insts[x].Held {
 			mode := uint32(modeWrite)
 			if h.Read {
 				mode = modeRead
 			}
-			if err := db.Add("heldAt", e, h.Ptr, mode); err != nil {
+			if err := db.Add("heldAt", x, h.Ptr, mode); err != nil {
 				return nil, err
 			}
 			locks = append(locks, h.Ptr)
@@ -91,7 +133,9 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 	}
 	slices.Sort(locks)
 	for _, v := range slices.Compact(locks) {
-		if _, ok := l.facts.Value(v).Type().Underlying().(*types.Chan); ok {
+		if v >= l.flow.nV {
+			// An entry lock: a mutex's address, never a channel.
+		} else if _, ok := l.facts.Value(v).Type().Underlying().(*types.Chan); ok {
 			if err := db.Add("chanHeld", v); err != nil {
 				return nil, err
 			}
@@ -107,13 +151,13 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 			}
 		}
 	}
-	ptrs := l.accessPtrs(es)
-	for _, t := range l.fine(es, ptrs) {
+	ptrs := l.accessPtrs(insts, xs)
+	for _, t := range l.fine(insts, xs, ptrs) {
 		if err := db.Add("fine", t[0], t[1], t[2]); err != nil {
 			return nil, err
 		}
 	}
-	for rel, tuples := range l.medium(es, ptrs) {
+	for rel, tuples := range l.medium(insts, xs, ptrs) {
 		for _, t := range tuples {
 			if err := db.Add(rel, t...); err != nil {
 				return nil, err
@@ -131,12 +175,12 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 	return protected, nil
 }
 
-// accessPtrs returns the pointers each of accesses es reads or writes
-// through.
-func (l *Locksets) accessPtrs(es []uint32) map[uint32][]uint32 {
+// accessPtrs returns the pointers each access of instances xs reads or
+// writes through, by E.
+func (l *Locksets) accessPtrs(insts []Instance, xs []uint32) map[uint32][]uint32 {
 	want := map[uint32]bool{}
-	for _, e := range es {
-		want[e] = true
+	for _, x := range xs {
+		want[insts[x].E] = true
 	}
 	ptrs := map[uint32][]uint32{}
 	for _, rel := range []string{"read", "write", "mapRead", "mapWrite"} {
@@ -149,40 +193,31 @@ func (l *Locksets) accessPtrs(es []uint32) map[uint32][]uint32 {
 	return ptrs
 }
 
-// fine returns the fine(e, v, g) tuples of accesses es: e accesses one
+// fine returns the fine(x, v, g) tuples of instances xs: x accesses one
 // location, through a FieldAddr &b.f, and holds a lock v = &b.g on the same
-// SSA value b. An access through two pointers is left out: the proof must
-// know which location the race would be on. (An IndexAddr base is an array
-// or slice, never the base of a lock's FieldAddr, so element accesses have
-// no fine tuple.)
-func (l *Locksets) fine(es []uint32, ptrs map[uint32][]uint32) [][3]uint32 {
+// SSA value b (taken in e's function, or an entry lock on the parameter
+// b). An access through two pointers is left out: the proof must know
+// which location the race would be on. (An IndexAddr base is an array or
+// slice, never the base of a lock's FieldAddr, so element accesses have no
+// fine tuple.)
+func (l *Locksets) fine(insts []Instance, xs []uint32, ptrs map[uint32][]uint32) [][3]uint32 {
 	f := l.facts
-	lockField := map[uint32]uint32{} // held lock pointer &b.g -> g
-	for _, e := range es {
-		for _, h := range l.access[e] {
-			if _, ok := f.Value(h.Ptr).(*ssa.FieldAddr); ok {
-				lockField[h.Ptr] = pointsto.NoID
-			}
-		}
-	}
-	for _, t := range f.Tuples("fieldAddr") {
-		if _, ok := lockField[t[0]]; ok {
-			lockField[t[0]] = t[2]
-		}
-	}
 	var out [][3]uint32
-	for _, e := range es {
+	for _, x := range xs {
+		e := insts[x].E
 		if len(ptrs[e]) != 1 {
 			continue
 		}
-		access, ok := f.Value(ptrs[e][0]).(*ssa.FieldAddr)
+		access, ok := tupleOf(f, "fieldAddr", ptrs[e][0])
 		if !ok {
 			continue
 		}
-		for _, h := range l.access[e] {
-			lock, ok := f.Value(h.Ptr).(*ssa.FieldAddr)
-			if g := lockField[h.Ptr]; ok && g != pointsto.NoID && lock.X == access.X {
-				out = append(out, [3]uint32{e, h.Ptr, g})
+		if _, ok := f.Value(ptrs[e][0]).(*ssa.FieldAddr); !ok {
+			continue
+		}
+		for _, h := range insts[x].Held {
+			if base, g, ok := lockAddr(f, l.flow.nV, l.flow.entryLocks, h.Ptr); ok && base == access[1] {
+				out = append(out, [3]uint32{x, h.Ptr, g})
 			}
 		}
 	}

@@ -39,6 +39,12 @@ func TestProve(t *testing.T) {
 		{"fine", "incn", "incn", true},
 		{"fine", "incm", "decm", false}, // two different mutexes
 		{"fine", "xfer", "incn", false}, // the lock's base is not the accessed object
+		// Fine-grained locks held by every caller of a helper, on the
+		// argument the helper receives.
+		{"entrylock", "set", "set", true},
+		{"entrylock", "bump", "bump", false},   // one caller holds another mutex
+		{"entrylock", "store", "store", false}, // give holds the mutex of another cache
+		{"entrylock", "walk", "walk", false},   // recursion into the next node, whose mutex is not held
 		{"loop", "after", "gox", true},
 		{"loop", "before", "gox2", false}, // the held lock is the previous item's
 		// Medium-grained locks: the lock is a field of the holder whose
@@ -56,7 +62,10 @@ func TestProve(t *testing.T) {
 		{"medium", "reassigned", "reassigned", false}, // r2.rc = r1.rc
 		{"medium", "looped", "looped", false},         // stored in a loop that does not allocate it anew
 		{"medium", "copied", "copied", false},         // *p2 = *p1
-		{"medium", "param", "param", false},           // the stored counter comes from the caller
+		{"medium", "param", "param", false},           // the caller gives one counter to two holders
+		{"medium", "given", "given", true},            // allocated by the caller's caller, passed down once per allocation
+		{"medium", "givenloop", "givenloop", false},   // one counter passed at each run of a loop
+		{"entrylock", "item", "item", true},           // c.items, two calls below the callers' c.mu.Lock
 		// Channel-locks: a unique channel of capacity 1, never closed, that
 		// every receiver holds.
 		{"chanlock", "locked", "locked", true},

@@ -1,6 +1,9 @@
 package datalog
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Pos is a position in a Datalog source file.
 type Pos struct {
@@ -46,12 +49,13 @@ type Attr struct {
 
 // Relation declares a relation (`.decl`).
 type Relation struct {
-	Name   string
-	Attrs  []Attr
-	Input  bool // `.input`: read from <Name>.facts
-	Output bool // `.output`: written to <Name>.csv
-	Pos    Pos
-	index  int // position in Program.Relations
+	Name    string
+	Attrs   []Attr
+	Input   bool // `.input`: read from <Name>.facts
+	Output  bool // `.output`: written to <Name>.csv
+	Pos     Pos
+	index   int // position in Program.Relations
+	stratum int // position in Program.Strata of the stratum defining it
 }
 
 // Arity is the number of columns.
@@ -129,39 +133,40 @@ type Rule struct {
 }
 
 func (r *Rule) String() string {
-	s := atomString(r.Head)
+	var b strings.Builder
+	writeAtom(&b, r.Head)
 	for i, a := range r.Body {
 		if i == 0 {
-			s += " :- "
+			b.WriteString(" :- ")
 		} else {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += atomString(a)
+		writeAtom(&b, a)
 	}
 	for i, c := range r.Comparisons {
 		if i == 0 && len(r.Body) == 0 {
-			s += " :- "
+			b.WriteString(" :- ")
 		} else {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += c.Left.String() + " " + c.Op.String() + " " + c.Right.String()
+		b.WriteString(c.Left.String() + " " + c.Op.String() + " " + c.Right.String())
 	}
-	return s + "."
+	b.WriteString(".")
+	return b.String()
 }
 
-func atomString(a Atom) string {
-	s := ""
+func writeAtom(b *strings.Builder, a Atom) {
 	if a.Negated {
-		s = "!"
+		b.WriteString("!")
 	}
-	s += a.Rel.Name + "("
+	b.WriteString(a.Rel.Name + "(")
 	for i, t := range a.Args {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += t.String()
+		b.WriteString(t.String())
 	}
-	return s + ")"
+	b.WriteString(")")
 }
 
 // Program is a parsed, checked and stratified Datalog program.

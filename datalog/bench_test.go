@@ -3,6 +3,7 @@ package datalog
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -123,4 +124,77 @@ func BenchmarkTransitiveClosure(b *testing.B) {
 
 func BenchmarkAndersen(b *testing.B) {
 	benchmark(b, andersenProgram, andersenFacts(400000, 40000, 100), "pt", "hpt")
+}
+
+// chainProgram is n relations r0..r{n-1}, each defined from the one before
+// (r1(x) :- r0(x). r2(x) :- r1(x). ...): n strata of one rule each. r0 holds
+// the facts 0..facts-1, which every relation ends up holding.
+func chainProgram(n, facts int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, ".decl r%d(x:number)\n", i)
+	}
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "r%d(x) :- r%d(x).\n", i, i-1)
+	}
+	for v := range facts {
+		fmt.Fprintf(&b, "r0(%d).\n", v)
+	}
+	return b.String()
+}
+
+// wideRuleProgram is one rule whose body is a path of n edge atoms,
+// reach(x0, xn) :- edge(x0, x1), edge(x1, x2), ..., edge(xn-1, xn), over a
+// two-node cycle: the join's plan is as long as the body.
+func wideRuleProgram(n int) string {
+	var b strings.Builder
+	b.WriteString(".decl edge(x:number, y:number)\n.decl reach(x:number, y:number)\nedge(0, 1).\nedge(1, 0).\n")
+	fmt.Fprintf(&b, "reach(x0, x%d) :- ", n)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "edge(x%d, x%d)", i, i+1)
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// parseAndRun measures what a user of `chordgo datalog` waits for on a
+// program with no input files: parsing, checking, stratifying, evaluating.
+func parseAndRun(b *testing.B, src string, output string) {
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		prog, err := Parse("bench.dl", []byte(src))
+		if err != nil {
+			b.Fatal(err)
+		}
+		db := NewDatabase(prog)
+		if _, err := db.Run(); err != nil {
+			b.Fatal(err)
+		}
+		n = db.Len(output)
+	}
+	b.ReportMetric(float64(n), "tuples")
+}
+
+// BenchmarkChainedStrata checks that the cost per stratum does not grow
+// with the number of strata.
+func BenchmarkChainedStrata(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000} {
+		b.Run(fmt.Sprintf("relations=%d", n), func(b *testing.B) {
+			parseAndRun(b, chainProgram(n, 10), fmt.Sprintf("r%d", n-1))
+		})
+	}
+}
+
+// BenchmarkWideRule checks that planning a join does not grow faster than
+// its body.
+func BenchmarkWideRule(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
+			parseAndRun(b, wideRuleProgram(n), "reach")
+		})
+	}
 }

@@ -1,12 +1,9 @@
 package datalog
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/dominikbraun/graph"
 )
 
 // resolve turns syntax into checked rules: names, arities, types, and
@@ -173,77 +170,70 @@ func describeOperand(t Term, typ *Type) string {
 }
 
 // stratify orders the relations by the strongly connected components of the
-// predicate dependency graph and rejects negation inside a component.
+// predicate dependency graph and rejects negation inside a component. Every
+// step is linear in the relations and body atoms: programs with tens of
+// thousands of strata are generated, not written.
 func (p *Program) stratify() *Error {
-	g := graph.New(graph.StringHash, graph.Directed())
-	for _, rel := range p.Relations {
-		_ = g.AddVertex(rel.Name) // names are unique: cannot fail
-	}
+	readers := make([][]int, len(p.Relations)) // edges body -> head, by relation index
 	for _, r := range p.Rules {
 		for _, a := range r.Body {
-			err := g.AddEdge(a.Rel.Name, r.Head.Rel.Name)
-			if err != nil && !errors.Is(err, graph.ErrEdgeAlreadyExists) {
-				return errorf(a.Pos, "internal error: %v", err)
+			readers[a.Rel.index] = append(readers[a.Rel.index], r.Head.Rel.index)
+		}
+	}
+	comp, ncomp := components(readers)
+	for _, r := range p.Rules {
+		for _, a := range r.Body {
+			if a.Negated && comp[a.Rel.index] == comp[r.Head.Rel.index] {
+				return p.unstratifiable(readers, r, a)
 			}
 		}
 	}
-	sccs, err := graph.StronglyConnectedComponents(g)
-	if err != nil {
-		return errorf(Pos{}, "internal error: %v", err)
+	strata := make([]*Stratum, ncomp)
+	for i := range strata {
+		strata[i] = &Stratum{}
 	}
-	comp := make(map[string]int, len(p.Relations))
-	for i, scc := range sccs {
-		for _, name := range scc {
-			comp[name] = i
-		}
+	for _, rel := range p.Relations { // in declaration order
+		s := strata[comp[rel.index]]
+		s.Relations = append(s.Relations, rel)
 	}
-	for _, r := range p.Rules {
-		for _, a := range r.Body {
-			if a.Negated && comp[a.Rel.Name] == comp[r.Head.Rel.Name] {
-				return unstratifiable(g, r, a)
+	indegree := make([]int, ncomp)
+	succ := make([][]int, ncomp)
+	for from, heads := range readers {
+		for _, to := range heads {
+			if cf, ct := comp[from], comp[to]; cf != ct {
+				succ[cf] = append(succ[cf], ct)
+				indegree[ct]++
 			}
 		}
 	}
-
-	cg := graph.New(graph.IntHash, graph.Directed())
-	for i := range sccs {
-		_ = cg.AddVertex(i)
+	// Kahn's algorithm with a FIFO queue; the components freed by one are
+	// queued in declaration order. Components are numbered in declaration
+	// order of their first relation, so that order is numeric order.
+	var queue []int
+	for c := range ncomp {
+		if indegree[c] == 0 {
+			queue = append(queue, c)
+		}
 	}
-	for _, r := range p.Rules {
-		for _, a := range r.Body {
-			from, to := comp[a.Rel.Name], comp[r.Head.Rel.Name]
-			if from != to {
-				_ = cg.AddEdge(from, to) // duplicates are harmless
+	for head := 0; head < len(queue); head++ {
+		c := queue[head]
+		for _, rel := range strata[c].Relations {
+			rel.stratum = len(p.Strata)
+		}
+		p.Strata = append(p.Strata, strata[c])
+		freed := len(queue)
+		for _, d := range succ[c] {
+			if indegree[d]--; indegree[d] == 0 {
+				queue = append(queue, d)
 			}
 		}
-	}
-	// Ties are broken by declaration order, so strata are deterministic.
-	first := make([]int, len(sccs))
-	for i, scc := range sccs {
-		first[i] = len(p.Relations)
-		for _, name := range scc {
-			first[i] = min(first[i], p.rels[name].index)
-		}
-	}
-	order, err := graph.StableTopologicalSort(cg, func(a, b int) bool { return first[a] < first[b] })
-	if err != nil {
-		return errorf(Pos{}, "internal error: %v", err)
-	}
-	strata := make([]*Stratum, len(sccs))
-	for _, c := range order {
-		s := &Stratum{}
-		for _, name := range sccs[c] {
-			s.Relations = append(s.Relations, p.rels[name])
-		}
-		slices.SortFunc(s.Relations, func(a, b *Relation) int { return a.index - b.index })
-		strata[c] = s
-		p.Strata = append(p.Strata, s)
+		slices.Sort(queue[freed:])
 	}
 	for _, r := range p.Rules {
-		s := strata[comp[r.Head.Rel.Name]]
+		s := strata[comp[r.Head.Rel.index]]
 		s.Rules = append(s.Rules, r)
 		for _, a := range r.Body {
-			if comp[a.Rel.Name] == comp[r.Head.Rel.Name] {
+			if comp[a.Rel.index] == comp[r.Head.Rel.index] {
 				s.Recursive = true
 			}
 		}
@@ -251,21 +241,98 @@ func (p *Program) stratify() *Error {
 	return nil
 }
 
-// unstratifiable reports a negated atom whose relation depends on the rule's
-// head, naming the whole cycle.
-func unstratifiable(g graph.Graph[string, string], r *Rule, neg Atom) *Error {
-	head, body := r.Head.Rel.Name, neg.Rel.Name
-	path, err := graph.ShortestPath(g, head, body)
-	if err != nil {
-		path = []string{head, body} // a self-loop: head == body
+// components numbers the strongly connected components of the graph with
+// edges v -> succ[v], in the order of their smallest vertex: Tarjan's
+// algorithm, with an explicit stack so a long chain cannot exhaust the
+// goroutine stack.
+func components(succ [][]int) (comp []int, n int) {
+	const unvisited = -1
+	order := make([]int, len(succ)) // DFS number + 1; 0 = unvisited
+	low := make([]int, len(succ))
+	tarjan := make([]int, len(succ)) // component in Tarjan's numbering, or unvisited while open
+	for v := range tarjan {
+		tarjan[v] = unvisited
 	}
-	if head == body {
-		path = []string{head}
+	var open []int // vertices whose component is not closed, in DFS order
+	type frame struct{ v, next int }
+	var call []frame
+	visited, ntarjan := 0, 0
+	for root := range succ {
+		if order[root] != 0 {
+			continue
+		}
+		call = append(call, frame{root, 0})
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.next == 0 {
+				visited++
+				order[v], low[v] = visited, visited
+				open = append(open, v)
+			}
+			if f.next < len(succ[v]) {
+				w := succ[v][f.next]
+				f.next++
+				switch {
+				case order[w] == 0:
+					call = append(call, frame{w, 0})
+				case tarjan[w] == unvisited: // on the open stack
+					low[v] = min(low[v], order[w])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] == order[v] {
+				for {
+					w := open[len(open)-1]
+					open = open[:len(open)-1]
+					tarjan[w] = ntarjan
+					if w == v {
+						break
+					}
+				}
+				ntarjan++
+			}
+		}
+	}
+	renumber := make([]int, ntarjan)
+	for i := range renumber {
+		renumber[i] = unvisited
+	}
+	comp = make([]int, len(succ))
+	for v, t := range tarjan {
+		if renumber[t] == unvisited {
+			renumber[t] = n
+			n++
+		}
+		comp[v] = renumber[t]
+	}
+	return comp, n
+}
+
+// unstratifiable reports a negated atom whose relation depends on the rule's
+// head, naming the whole cycle: a shortest one, found breadth first with
+// readers in rule order, so the message is the same every run.
+func (p *Program) unstratifiable(readers [][]int, r *Rule, neg Atom) *Error {
+	head, body := r.Head.Rel.index, neg.Rel.index
+	prev := make([]int, len(readers)) // on a shortest path from head: the relation before, + 1
+	prev[head] = head + 1
+	for queue := []int{head}; len(queue) > 0 && prev[body] == 0; queue = queue[1:] {
+		for _, w := range readers[queue[0]] {
+			if prev[w] == 0 {
+				prev[w] = queue[0] + 1
+				queue = append(queue, w)
+			}
+		}
 	}
 	var cycle strings.Builder
-	fmt.Fprintf(&cycle, "%s depends on !%s", head, body)
-	for i := len(path) - 1; i > 0; i-- {
-		fmt.Fprintf(&cycle, ", %s depends on %s", path[i], path[i-1])
+	fmt.Fprintf(&cycle, "%s depends on !%s", r.Head.Rel.Name, neg.Rel.Name)
+	for v := body; v != head; v = prev[v] - 1 {
+		fmt.Fprintf(&cycle, ", %s depends on %s", p.Relations[v].Name, p.Relations[prev[v]-1].Name)
 	}
 	return errorf(neg.Pos, "unstratifiable negation: cycle through negation (%s)", cycle.String())
 }

@@ -35,7 +35,7 @@
 // # Evaluation
 //
 // Strata are the strongly connected components of the predicate dependency
-// graph, in topological order (github.com/dominikbraun/graph, ties broken by
+// graph (Tarjan's algorithm), in topological order (Kahn's, ties broken by
 // declaration order so runs are deterministic). In a recursive stratum, rules
 // that read none of the stratum's relations run once; the others run as one
 // variant per recursive body atom, that atom reading only the last
@@ -43,10 +43,16 @@
 // append-only, so a delta is a range of tuple ids, never a copy.
 //
 // Each variant is compiled to a nested-loop plan: the delta atom first, then
-// repeatedly the atom with all columns bound (a membership test), else the
-// one with most bound columns, ties in source order, as Souffle does; negations
-// and comparisons run as soon as their variables are bound. An atom that binds
-// no new variable stops at its first match (a semi-join).
+// repeatedly the atom expected to yield the fewest tuples (none unbound: a
+// membership test; else the tuples per key of the index on its bound
+// columns), ties in source order; negations and comparisons run as soon as
+// their variables are bound. An atom that binds no new variable stops at its
+// first match (a semi-join).
+//
+// Stratifying, planning and going from one stratum to the next take time
+// linear in the program (planning: times the logarithm of a body's length),
+// so generated programs with tens of thousands of strata, or rules with
+// thousands of atoms, cost what their evaluation costs (BENCHMARKS.md).
 //
 // # Storage
 //

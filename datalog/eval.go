@@ -1,6 +1,7 @@
 package datalog
 
 import (
+	"container/heap"
 	"fmt"
 	"slices"
 	"time"
@@ -81,7 +82,8 @@ type ranges struct {
 }
 
 // compile builds the plan for rule r; deltaAtom is the index in r.Body of the
-// atom read from the delta, or -1.
+// atom read from the delta, or -1. Its time is linear in the body (times the
+// logarithm of the number of atoms): generated rules can have thousands.
 func (db *Database) compile(r *Rule, deltaAtom int, stats *RuleStats) *plan {
 	p := &plan{rule: r, out: db.rels[r.Head.Rel.index], stats: stats, db: db}
 	regs := map[string]int{}
@@ -98,67 +100,126 @@ func (db *Database) compile(r *Rule, deltaAtom int, stats *RuleStats) *plan {
 		}
 		return operand{reg: -1, val: db.Intern(typ, t.Name)}
 	}
-	var pending []int // negated atoms and comparisons not yet placed: body index, or -1-i for comparison i
+	varTypes := map[string]*Type{}
+	if len(r.Comparisons) > 0 {
+		for _, a := range r.Body {
+			for i, t := range a.Args {
+				if _, ok := varTypes[t.Name]; t.Kind == VarTerm && !ok {
+					varTypes[t.Name] = a.Rel.Attrs[i].Type
+				}
+			}
+		}
+	}
+	// Negations and comparisons (checks) run as soon as their variables
+	// are bound, in source order, negations first. unbound counts each
+	// check's variables not bound yet; waiting lists, per variable, the
+	// checks that count it.
+	var checks []int // body index of a negation, or -1-i for comparison i
+	var unbound []int
+	waiting := map[string][]int{}
+	addCheck := func(k int, terms []Term) {
+		c := len(checks)
+		checks = append(checks, k)
+		n := 0
+		for _, t := range terms {
+			if t.Kind == VarTerm && addUse(waiting, t.Name, c) {
+				n++
+			}
+		}
+		unbound = append(unbound, n)
+	}
 	for i, a := range r.Body {
 		if a.Negated {
-			pending = append(pending, i)
+			addCheck(i, a.Args)
 		}
 	}
-	for i := range r.Comparisons {
-		pending = append(pending, -1-i)
+	for i, c := range r.Comparisons {
+		addCheck(-1-i, []Term{c.Left, c.Right})
 	}
-	placeReady := func() {
-		rest := pending[:0]
-		for _, k := range pending {
-			var terms []Term
-			if k >= 0 {
-				terms = r.Body[k].Args
-			} else {
-				c := r.Comparisons[-1-k]
-				terms = []Term{c.Left, c.Right}
-			}
-			ready := true
-			for _, t := range terms {
-				if t.Kind == VarTerm && !bound(t) {
-					ready = false
-				}
-			}
-			if !ready {
-				rest = append(rest, k)
-				continue
-			}
-			if k >= 0 {
-				p.steps = append(p.steps, db.negationStep(r.Body[k], operandOf))
-			} else {
-				c := r.Comparisons[-1-k]
-				typ := comparisonType(r, c, db.prog.Type("symbol"))
-				s := step{kind: stepCompare, cmp: c.Op, typ: NumberKind}
-				if typ != nil {
-					s.typ = typ.Kind
-				}
-				s.l, s.r = operandOf(c.Left, typ), operandOf(c.Right, typ)
-				p.steps = append(p.steps, s)
-			}
+	place := func(k int) {
+		if k >= 0 {
+			p.steps = append(p.steps, db.negationStep(r.Body[k], operandOf))
+			return
 		}
-		pending = rest
+		c := r.Comparisons[-1-k]
+		typ := comparisonType(c, varTypes, db.prog.Type("symbol"))
+		s := step{kind: stepCompare, cmp: c.Op, typ: NumberKind}
+		if typ != nil {
+			s.typ = typ.Kind
+		}
+		s.l, s.r = operandOf(c.Left, typ), operandOf(c.Right, typ)
+		p.steps = append(p.steps, s)
 	}
-	placeReady()
-	remaining := []int{}
+	for c, n := range unbound {
+		if n == 0 {
+			place(checks[c])
+		}
+	}
+
+	// The positive atoms other than the delta atom wait in a queue ordered
+	// by cost; an atom's cost changes only when one of its variables is
+	// bound, so only those atoms are estimated again (dirty).
+	q := &atomQueue{cost: make([]float64, len(r.Body)), pos: make([]int, len(r.Body))}
+	atomsOf := map[string][]int{}
+	dirty := []int{}
+	isDirty := make([]bool, len(r.Body))
 	for i, a := range r.Body {
-		if !a.Negated && i != deltaAtom {
-			remaining = append(remaining, i)
+		q.pos[i] = -1
+		if a.Negated || i == deltaAtom {
+			continue
+		}
+		dirty = append(dirty, i)
+		isDirty[i] = true
+		for _, t := range a.Args {
+			if t.Kind == VarTerm {
+				addUse(atomsOf, t.Name, i)
+			}
 		}
 	}
-	next := deltaAtom
-	for next >= 0 || len(remaining) > 0 {
+	left := len(dirty)
+	var newVars []string
+	var ready []int
+	for next := deltaAtom; next >= 0 || left > 0; next = -1 {
 		if next < 0 {
-			next = db.pickAtom(r, remaining, bound)
+			for _, i := range dirty {
+				q.cost[i] = db.atomCost(r.Body[i], bound)
+				isDirty[i] = false
+				if q.pos[i] >= 0 {
+					heap.Fix(q, q.pos[i])
+				} else {
+					heap.Push(q, i)
+				}
+			}
+			dirty = dirty[:0]
+			next = heap.Pop(q).(int)
+			left--
 		}
-		remaining = slices.DeleteFunc(remaining, func(i int) bool { return i == next })
 		a := r.Body[next]
+		newVars = newVars[:0]
+		for _, t := range a.Args {
+			if t.Kind == VarTerm && !bound(t) && !slices.Contains(newVars, t.Name) {
+				newVars = append(newVars, t.Name)
+			}
+		}
 		p.steps = append(p.steps, db.atomStep(a, next == deltaAtom, regs, bound, operandOf))
-		placeReady()
-		next = -1
+		for _, v := range newVars {
+			for _, i := range atomsOf[v] {
+				if q.pos[i] >= 0 && !isDirty[i] {
+					dirty = append(dirty, i)
+					isDirty[i] = true
+				}
+			}
+			for _, c := range waiting[v] {
+				if unbound[c]--; unbound[c] == 0 {
+					ready = append(ready, c)
+				}
+			}
+		}
+		slices.Sort(ready)
+		for _, c := range ready {
+			place(checks[c])
+		}
+		ready = ready[:0]
 	}
 	for i, t := range r.Head.Args {
 		p.head = append(p.head, operandOf(t, r.Head.Rel.Attrs[i].Type))
@@ -168,19 +229,24 @@ func (db *Database) compile(r *Rule, deltaAtom int, stats *RuleStats) *plan {
 	return p
 }
 
-// comparisonType is the type of a comparison's variables; for constants only,
-// symbolType (the builtin symbol type) for strings and nil for numbers.
-func comparisonType(r *Rule, c Comparison, symbolType *Type) *Type {
+// addUse records that item id mentions variable name, once: items are
+// added in increasing id order, so a repeat would be the last entry.
+func addUse(uses map[string][]int, name string, id int) bool {
+	u := uses[name]
+	if len(u) > 0 && u[len(u)-1] == id {
+		return false
+	}
+	uses[name] = append(u, id)
+	return true
+}
+
+// comparisonType is the type of a comparison's variables (varTypes has
+// those of the rule's body); for constants only, symbolType (the builtin
+// symbol type) for strings and nil for numbers.
+func comparisonType(c Comparison, varTypes map[string]*Type, symbolType *Type) *Type {
 	for _, t := range []Term{c.Left, c.Right} {
-		if t.Kind != VarTerm {
-			continue
-		}
-		for _, a := range r.Body {
-			for i, arg := range a.Args {
-				if arg.Kind == VarTerm && arg.Name == t.Name {
-					return a.Rel.Attrs[i].Type
-				}
-			}
+		if t.Kind == VarTerm {
+			return varTypes[t.Name]
 		}
 	}
 	for _, t := range []Term{c.Left, c.Right} {
@@ -193,44 +259,66 @@ func comparisonType(r *Rule, c Comparison, symbolType *Type) *Type {
 	return nil
 }
 
-// pickAtom chooses the next atom to join: the one expected to yield the
-// fewest tuples for the variables bound so far. An atom with no unbound
-// variable is a test and yields at most one; otherwise the estimate is the
-// tuples per key of the index on the bound columns (built here if it is
-// new, as the plan will most likely use it), or the whole relation when
-// nothing is bound. Ties go to source order. Plans are made again each
-// iteration, so the estimates follow the relations as they grow.
-func (db *Database) pickAtom(r *Rule, candidates []int, bound func(Term) bool) int {
-	best, bestCost := -1, 0.0
-	for _, i := range candidates {
-		a := r.Body[i]
-		rel := db.rels[a.Rel.index]
-		var cols []int
-		free := false
-		for j, t := range a.Args {
-			switch {
-			case t.Kind == WildcardTerm:
-			case bound(t):
-				cols = append(cols, j)
-			default:
-				free = true
-			}
-		}
-		var cost float64
+// atomCost estimates how many tuples atom a yields for the variables bound
+// so far, to join the cheapest atom next. An atom with no unbound variable
+// is a test and yields at most one; otherwise the estimate is the tuples per
+// key of the index on the bound columns (built here if it is new, as the
+// plan will most likely use it), or the whole relation when nothing is
+// bound. Plans are made again each iteration, so the estimates follow the
+// relations as they grow.
+func (db *Database) atomCost(a Atom, bound func(Term) bool) float64 {
+	rel := db.rels[a.Rel.index]
+	var cols []int
+	free := false
+	for j, t := range a.Args {
 		switch {
-		case !free:
-			cost = 0
-		case len(cols) == 0:
-			cost = float64(rel.n)
+		case t.Kind == WildcardTerm:
+		case bound(t):
+			cols = append(cols, j)
 		default:
-			ix := rel.index(cols)
-			cost = float64(rel.n) / float64(max(ix.used, 1))
-		}
-		if best < 0 || cost < bestCost {
-			best, bestCost = i, cost
+			free = true
 		}
 	}
-	return best
+	switch {
+	case !free:
+		return 0
+	case len(cols) == 0:
+		return float64(rel.n)
+	}
+	ix := rel.index(cols)
+	return float64(rel.n) / float64(max(ix.used, 1))
+}
+
+// atomQueue holds the atoms a plan has still to join, cheapest first, ties
+// in source order (container/heap over body indexes).
+type atomQueue struct {
+	atoms []int     // the heap
+	cost  []float64 // by body index
+	pos   []int     // by body index: position in atoms, or -1
+}
+
+func (q *atomQueue) Len() int { return len(q.atoms) }
+
+func (q *atomQueue) Less(i, j int) bool {
+	a, b := q.atoms[i], q.atoms[j]
+	return q.cost[a] < q.cost[b] || q.cost[a] == q.cost[b] && a < b
+}
+
+func (q *atomQueue) Swap(i, j int) {
+	q.atoms[i], q.atoms[j] = q.atoms[j], q.atoms[i]
+	q.pos[q.atoms[i]], q.pos[q.atoms[j]] = i, j
+}
+
+func (q *atomQueue) Push(x any) {
+	q.pos[x.(int)] = len(q.atoms)
+	q.atoms = append(q.atoms, x.(int))
+}
+
+func (q *atomQueue) Pop() any {
+	a := q.atoms[len(q.atoms)-1]
+	q.atoms = q.atoms[:len(q.atoms)-1]
+	q.pos[a] = -1
+	return a
 }
 
 func (db *Database) atomStep(a Atom, delta bool, regs map[string]int, bound func(Term) bool, operandOf func(Term, *Type) operand) step {
@@ -466,24 +554,30 @@ func (db *Database) Run() (*Stats, error) {
 		}
 	}
 	rg := &ranges{lo: make([]uint32, len(db.rels)), hi: make([]uint32, len(db.rels))}
-	for _, s := range db.prog.Strata {
-		stats.Strata = append(stats.Strata, db.runStratum(s, rg, ruleStats))
+	for i, r := range db.rels {
+		rg.hi[i] = uint32(r.n)
+	}
+	for i, s := range db.prog.Strata {
+		stats.Strata = append(stats.Strata, db.runStratum(i, s, rg, ruleStats))
 	}
 	stats.Rules = ruleStats
 	stats.Time = time.Since(start)
 	return stats, nil
 }
 
-func (db *Database) runStratum(s *Stratum, rg *ranges, ruleStats []*RuleStats) *StratumStats {
+// runStratum evaluates stratum number i. Only the stratum's relations grow
+// meanwhile, so only their visible ranges move: the work is independent of
+// the number of strata before and after it.
+func (db *Database) runStratum(i int, s *Stratum, rg *ranges, ruleStats []*RuleStats) *StratumStats {
 	start := time.Now()
 	ss := &StratumStats{}
 	for _, r := range s.Relations {
 		ss.Relations = append(ss.Relations, r.Name)
 	}
-	inStratum := func(rel *Relation) bool { return slices.Contains(s.Relations, rel) }
+	inStratum := func(rel *Relation) bool { return rel.stratum == i }
 	snapshot := func() {
-		for _, r := range db.rels {
-			rg.hi[r.decl.index] = uint32(r.n)
+		for _, r := range s.Relations {
+			rg.hi[r.index] = uint32(db.rels[r.index].n)
 		}
 	}
 	// Rules that read no relation of this stratum run once; the others run
@@ -532,6 +626,7 @@ func (db *Database) runStratum(s *Stratum, rg *ranges, ruleStats []*RuleStats) *
 		}
 		ss.Iterations++
 	}
+	snapshot() // for the strata that read this one
 	for _, r := range s.Relations {
 		ss.Tuples += db.rels[r.index].n
 	}

@@ -69,7 +69,7 @@ func benchCheck(b *testing.B, withIO bool, opts demand.Options) {
 		}
 		phases["loop"] += time.Since(t)
 		t = time.Now()
-		if err := reports.Build(res.PointsTo, res.Races).WriteJSON(discard{}); err != nil {
+		if err := reports.Build(res.PointsTo, res.Races, reports.Options{MaxPaths: reports.DefaultMaxPaths}).WriteJSON(discard{}); err != nil {
 			b.Fatal(err)
 		}
 		phases["report"] += time.Since(t)

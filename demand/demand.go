@@ -1,6 +1,7 @@
 package demand
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -22,6 +23,13 @@ type Options struct {
 	MaxContexts int64
 	// Funnel options, passed to every run.
 	Races races.Options
+	// Context, when it ends, stops the loop at the next run's start or
+	// between a run's points-to and its funnel (nil: never).
+	Context context.Context
+	// Completed, if set, receives the result as it stands after each
+	// completed run, while the next one runs: a caller that cannot wait
+	// for a run to reach a stopping point reports that one.
+	Completed func(*Result)
 }
 
 // Iteration records one run of the analysis.
@@ -45,6 +53,9 @@ type Result struct {
 	// Capped lists the sites whose k was not raised because the estimate
 	// would pass MaxContexts.
 	Capped []uint32
+	// Stopped is why Options.Context ended the loop before Sigma stopped
+	// changing (nil: it did not); the races are the last completed run's.
+	Stopped error
 }
 
 // Run runs the loop of Naik's Figure 4.8: start with k = 1 everywhere;
@@ -59,7 +70,15 @@ type Result struct {
 // Two shortcuts (doc.go) save runs and work: a run after the first checks
 // only the previous run's races, and a Sigma whose raises
 // change no context (sameAnalysis) is not run.
+//
+// When opts.Context ends, Run returns the last completed run's result with
+// Stopped set, or the context's cause if no run completed. Those races are
+// sound: a later run only removes races (doc.go).
 func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	sigma := pointsto.NewSigma()
 	if opts.K > 0 {
 		sigma.DefaultSite, sigma.DefaultCalls = opts.K, opts.K
@@ -70,16 +89,43 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 	seen := map[string]bool{}      // objects already refined, by their elements
 	var checked map[[2]uint32]bool // the access pairs of the last run's races; nil: all
 	var first races.Stats
+	// completed is the result as it stands after the last completed run.
+	completed := func() *Result {
+		out := *res
+		out.Iterations = slices.Clone(res.Iterations)
+		rr := *res.Races
+		rr.Stats = first
+		out.Races = &rr
+		out.Capped = slices.Compact(slices.Sorted(slices.Values(res.Capped)))
+		return &out
+	}
+	stopped := func() (*Result, error) {
+		if res.Races == nil {
+			return nil, fmt.Errorf("demand: stopped before the first run completed: %w", context.Cause(ctx))
+		}
+		out := completed()
+		out.Stopped = context.Cause(ctx)
+		return out, nil
+	}
 	for {
+		if ctx.Err() != nil {
+			return stopped()
+		}
 		start := time.Now()
 		estimate := est.size(sigma)
 		if est.err != nil {
 			return nil, fmt.Errorf("demand: estimating contexts: %w", est.err)
 		}
-		res.PointsTo, res.Races = nil, nil // let the last run's results go before the next
+		if ctx.Done() == nil && opts.Completed == nil {
+			// Nothing can stop the loop nor hold this run: let it go before the next.
+			res.PointsTo, res.Races = nil, nil
+		}
 		r, err := a.Run(sigma)
 		if err != nil {
 			return nil, err
+		}
+		if ctx.Err() != nil {
+			return stopped()
 		}
 		rr, err := funnel.Find(r, checked)
 		if err != nil {
@@ -96,6 +142,9 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 			RacePairs: len(rr.Races),
 			Seconds:   time.Since(start).Seconds(),
 		})
+		if opts.Completed != nil {
+			opts.Completed(completed())
+		}
 		if opts.K > 0 || opts.Once {
 			break
 		}
@@ -109,10 +158,7 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 		checked = racePairs(rr)
 		sigma = next
 	}
-	res.Races.Stats = first
-	slices.Sort(res.Capped)
-	res.Capped = slices.Compact(res.Capped)
-	return res, nil
+	return completed(), nil
 }
 
 // refine returns the Sigma for the next run, or nil if nothing changes.
@@ -126,34 +172,37 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 		next.Calls[i] = k
 	}
 	changed := false
+	var objs []pointsto.Ctx
 	for _, race := range rr.Races {
-		for _, loc := range race.Locations {
-			elems := r.Contexts.Elements(loc)
-			// A location inside an object has the object's heap context:
-			// refine the object's root site.
-			elems[0].ID = f.Site(elems[0].ID).Root
-			key := fmt.Sprint(elems)
-			if seen[key] || repeats(elems) {
-				continue
+		objs = append(objs, race.Locations...)
+	}
+	objs = append(objs, holders(r, objs)...)
+	for _, loc := range objs {
+		elems := r.Contexts.Elements(loc)
+		// A location inside an object has the object's heap context:
+		// refine the object's root site.
+		elems[0].ID = f.Site(elems[0].ID).Root
+		key := fmt.Sprint(elems)
+		if seen[key] || repeats(elems) {
+			continue
+		}
+		seen[key] = true
+		k := len(elems) + 1
+		for _, e := range elems {
+			m := next.Calls
+			if e.Site {
+				m = next.Sites
 			}
-			seen[key] = true
-			k := len(elems) + 1
-			for _, e := range elems {
-				m := next.Calls
-				if e.Site {
-					m = next.Sites
+			old, ok := m[e.ID]
+			if !ok {
+				old = sigma.DefaultSite
+				if !e.Site {
+					old = sigma.DefaultCalls
 				}
-				old, ok := m[e.ID]
-				if !ok {
-					old = sigma.DefaultSite
-					if !e.Site {
-						old = sigma.DefaultCalls
-					}
-				}
-				if k > old {
-					m[e.ID] = k
-					changed = true
-				}
+			}
+			if k > old {
+				m[e.ID] = k
+				changed = true
 			}
 		}
 	}
@@ -161,6 +210,44 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 		return nil
 	}
 	return next
+}
+
+// holders returns the objects that have a field, element or content that
+// may point to (or into) one of objs: the containers through which the
+// racing accesses reach them. Refining only the raced object splits it by
+// its allocation's context, but a container that stays merged still hands
+// every split object to every access (one abstract cache, two maps).
+func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
+	cs := r.Contexts
+	parent := map[pointsto.Ctx]pointsto.Ctx{} // sub-object -> the object it lies in
+	for t := range r.Tuples("subObj") {
+		parent[t[2]] = t[0]
+	}
+	root := func(o pointsto.Ctx) pointsto.Ctx {
+		for {
+			p, ok := parent[o]
+			if !ok {
+				return o
+			}
+			o = p
+		}
+	}
+	raced := map[pointsto.Ctx]bool{}
+	for _, o := range objs {
+		raced[root(o)] = true
+	}
+	seen := map[pointsto.Ctx]bool{}
+	var out []pointsto.Ctx
+	for t := range r.Tuples("hpt") {
+		if raced[root(t[1])] {
+			if h := root(t[0]); !raced[h] && !seen[h] && cs.Site(h) != cs.Site(root(t[1])) {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // racePairs returns the access pairs (E ids) of the races.

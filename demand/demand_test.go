@@ -1,6 +1,8 @@
 package demand
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -90,6 +92,39 @@ func TestFig41(t *testing.T) {
 	}
 	if n := len(res.Iterations); n < 2 {
 		t.Errorf("%d iterations, want a refinement", n)
+	}
+}
+
+// Refining a raced object alone is not enough when the object that holds
+// it stays merged (testdata/races/demand_container: one abstract cache
+// holds the maps of both constructor calls): the loop raises the holder's
+// site too, and the false race goes.
+func TestHolders(t *testing.T) {
+	a := analyzer(t, "./testdata/races/demand_container")
+	once, err := Run(a, Options{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(once.Races.Races) == 0 {
+		t.Fatal("at k = 1 no race is reported: the test checks nothing")
+	}
+	res, err := Run(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := racePositions(res); len(got) > 0 {
+		t.Errorf("after %d iterations, races remain: %v", len(res.Iterations), got)
+	}
+	raised := map[string]bool{}
+	for h, k := range res.Sigma.Sites {
+		if k > 1 {
+			raised[a.Facts.Site(h).Value.String()] = true
+		}
+	}
+	for _, want := range []string{"new cache (complit)", "make map[string]int 0:int"} {
+		if !raised[want] {
+			t.Errorf("k not raised at %q; raised: %v", want, raised)
+		}
 	}
 }
 
@@ -315,5 +350,70 @@ func TestEstimateExact(t *testing.T) {
 	}
 	if e.err != nil {
 		t.Error(e.err)
+	}
+}
+
+// TestStop ends the loop through Options.Context at each stopping point on
+// Figure 4.1, which needs more than one run: stopped before the first run
+// completes there is nothing to report; stopped after it, the first run's
+// races are, which include the final run's.
+func TestStop(t *testing.T) {
+	a := analyzer(t, "./testdata/races/naik_fig4_1")
+	once, err := Run(a, Options{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Run(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Iterations) < 2 {
+		t.Fatalf("%d iterations, want a refinement to stop", len(full.Iterations))
+	}
+	budget := errors.New("budget ran out")
+	for _, tc := range []struct {
+		name     string
+		stopRuns int // cancel once this many runs completed; -1: never
+		want     *Result
+	}{
+		{"before the first run", 0, nil},
+		{"after the first run", 1, once},
+		{"never", -1, full},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			if tc.stopRuns == 0 {
+				cancel(budget)
+			}
+			var completed []*Result
+			res, err := Run(a, Options{Context: ctx, Completed: func(r *Result) {
+				completed = append(completed, r)
+				if len(completed) == tc.stopRuns {
+					cancel(budget)
+				}
+			}})
+			if tc.want == nil {
+				if res != nil || !errors.Is(err, budget) {
+					t.Fatalf("Run = %v, %v; want no result and an error wrapping %q", res, err, budget)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]error{true: budget, false: nil}[tc.stopRuns > 0]; res.Stopped != want {
+				t.Errorf("Stopped = %v, want %v", res.Stopped, want)
+			}
+			if len(res.Iterations) != len(tc.want.Iterations) || len(completed) != len(res.Iterations) {
+				t.Errorf("%d iterations and %d completed runs, want %d", len(res.Iterations), len(completed), len(tc.want.Iterations))
+			}
+			if got, want := racePositions(res), racePositions(tc.want); !slices.Equal(got, want) {
+				t.Errorf("races %v, want %v", got, want)
+			}
+			if got, want := res.Races.Stats, once.Races.Stats; got.Original != want.Original || got.Unlocked != want.Unlocked {
+				t.Errorf("funnel stats %+v, want the first run's %+v", got, want)
+			}
+		})
 	}
 }

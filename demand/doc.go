@@ -42,4 +42,14 @@
 // grow exponentially, so they are exact decimals
 // (github.com/cockroachdb/apd). Raises that take the estimate past
 // Options.MaxContexts are undone, site by site, and reported (Capped).
+//
+// Options.Context stops the loop (a time or memory budget, an interrupt):
+// at the start of a run, or between its points-to and its funnel, Run
+// returns the last completed run's result with Stopped set, or an error if
+// no run completed. Those races are sound, and include the ones a longer
+// loop would report: each run's races include the next run's (the first
+// shortcut above). Options.Completed receives the result after each
+// completed run, for a caller that cannot wait for the next stopping point
+// (a Datalog run does not stop midway); while a context or that callback
+// can stop the loop, a run's result is kept while the next one runs.
 package demand

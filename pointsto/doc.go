@@ -25,7 +25,9 @@
 // synthesized test main is not analyzed). A package that fails to load or
 // type-check is reported in [Program.Errors] with its first errors
 // (file:line:col) and left out together with the packages importing it; Load
-// fails only if nothing is left.
+// fails only if nothing is left, or if [Config.Context] ends (it stops the go
+// command, and SSA construction between packages). A go command that fails
+// is reported as one line, what it printed.
 //
 // [Extract] takes the loaded [Program] and gives [Facts]: the domains below,
 // each a dense range of uint32 ids with a description and, where meaningful,

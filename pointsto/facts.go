@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -263,8 +264,60 @@ func (f *Facts) ValuePos(id uint32) token.Position { return f.position(f.values[
 // CallPos returns the source position of a call site.
 func (f *Facts) CallPos(id uint32) token.Position { return f.position(f.calls[id].Pos()) }
 
-// AccessPos returns the source position of an access.
-func (f *Facts) AccessPos(id uint32) token.Position { return f.position(accessPos(f.accesses[id])) }
+// AccessPos returns the source position of an access or, where go/ssa
+// gives it none (an implicit load, a wrapper method, code synthesized for
+// range-over-func), the nearest one (nearestPos).
+func (f *Facts) AccessPos(id uint32) token.Position { return f.position(nearestPos(f.accesses[id])) }
+
+// nearestPos returns instr's position, or the nearest one in the source:
+// the closest instruction of its block with a position, after it then
+// before it (a named result is loaded, with no position, just before its
+// return statement); else the position of its function, or of the
+// declaration the function was made from (the method a wrapper calls), or
+// of the function it is nested in; for a package initializer, the
+// package's first declaration in file order (token.Pos order depends on
+// the order in which files were loaded).
+func nearestPos(instr ssa.Instruction) token.Pos {
+	if p := accessPos(instr); p.IsValid() {
+		return p
+	}
+	if b := instr.Block(); b != nil {
+		i := slices.Index(b.Instrs, instr)
+		for k := i + 1; k < len(b.Instrs); k++ {
+			if p := accessPos(b.Instrs[k]); p.IsValid() {
+				return p
+			}
+		}
+		for k := i - 1; k >= 0; k-- {
+			if p := accessPos(b.Instrs[k]); p.IsValid() {
+				return p
+			}
+		}
+	}
+	for fn := instr.Parent(); fn != nil; fn = fn.Parent() {
+		if fn.Pos().IsValid() {
+			return fn.Pos()
+		}
+		if obj := fn.Object(); obj != nil && obj.Pos().IsValid() {
+			return obj.Pos()
+		}
+	}
+	first, firstAt := token.NoPos, token.Position{}
+	if fn := instr.Parent(); fn.Pkg != nil {
+		for _, m := range fn.Pkg.Members {
+			p := m.Pos()
+			if !p.IsValid() {
+				continue
+			}
+			at := fn.Prog.Fset.Position(p)
+			if !first.IsValid() || at.Filename < firstAt.Filename ||
+				at.Filename == firstAt.Filename && at.Offset < firstAt.Offset {
+				first, firstAt = p, at
+			}
+		}
+	}
+	return first
+}
 
 func accessPos(instr ssa.Instruction) token.Pos {
 	switch instr := instr.(type) {

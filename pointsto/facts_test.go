@@ -838,3 +838,27 @@ func TestTypePredicates(t *testing.T) {
 		}
 	}
 }
+
+// Every access has a source position, the nearest one where go/ssa gives
+// none: the load of the embedded value in the wrapper of a promoted
+// value-receiver method, among others.
+func TestAccessPositions(t *testing.T) {
+	fx := sharedFixture(t)
+	f := fx.facts
+	synthetic := 0
+	for e := range uint32(f.Size(DomE)) {
+		fn := f.Access(e).Parent()
+		if fn.Pkg == nil || !strings.Contains(fn.Pkg.Pkg.Path(), testdataDir) {
+			continue
+		}
+		if fn.Synthetic != "" {
+			synthetic++
+		}
+		if p := f.AccessPos(e); !p.IsValid() || p.Line == 0 {
+			t.Errorf("%s: no position", f.AccessDesc(e))
+		}
+	}
+	if synthetic == 0 {
+		t.Error("no access in a synthetic function of the testdata: the test checks nothing it is meant to")
+	}
+}

@@ -1,15 +1,18 @@
 package pointsto
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +28,9 @@ type Config struct {
 	Tests    bool     // include test files and test packages (the CLI's default is true)
 	Tags     []string // build tags (-tags)
 	Run      string   // regexp selecting test roots as `go test -run` does ("" = all)
+	// Context, when it ends, stops the go command and SSA construction;
+	// Load then returns an error wrapping context.Cause (nil: never).
+	Context context.Context
 }
 
 // RootKind says how a root function is run.
@@ -115,8 +121,12 @@ const maxErrorsPerPackage = 5
 // Load loads the packages, builds SSA for them and all their dependencies, and
 // finds the roots. Packages that do not load or type-check are reported in
 // Program.Errors and left out, together with the packages that import them.
-// Load returns an error only if nothing can be analyzed.
+// Load returns an error only if nothing can be analyzed or cfg.Context ended.
 func Load(cfg Config) (*Program, error) {
+	ctx := cfg.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var runRE *regexp.Regexp
 	if cfg.Run != "" {
 		// Like go test -run, the part before the first '/' selects top-level tests.
@@ -137,8 +147,9 @@ func Load(cfg Config) (*Program, error) {
 			packages.NeedImports | packages.NeedDeps | packages.NeedTypes |
 			packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes |
 			packages.NeedForTest | packages.NeedModule,
-		Dir:   cfg.Dir,
-		Tests: cfg.Tests,
+		Context: ctx,
+		Dir:     cfg.Dir,
+		Tests:   cfg.Tests,
 	}
 	if len(cfg.Tags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
@@ -148,8 +159,11 @@ func Load(cfg Config) (*Program, error) {
 		patterns = []string{"."}
 	}
 	initial, err := packages.Load(pcfg, patterns...)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("stopped while loading packages: %w", context.Cause(ctx))
+	}
 	if err != nil {
-		return nil, err
+		return nil, driverError(err)
 	}
 	loadTime := time.Since(t0)
 
@@ -245,11 +259,63 @@ func Load(cfg Config) (*Program, error) {
 		return nil, errors.New("no packages to analyze")
 	}
 	sort.Slice(prog.Packages, func(i, j int) bool { return prog.Packages[i].ID < prog.Packages[j].ID })
-	sprog.Build()
+	if built := buildSSA(ctx, prog.Packages); built < len(prog.Packages) {
+		return nil, fmt.Errorf("stopped while building SSA (%d of %d packages built): %w", built, len(prog.Packages), context.Cause(ctx))
+	}
 	prog.BuildTime = time.Since(t1)
 
 	prog.findRoots(top, created, runRE)
 	return prog, nil
+}
+
+// buildSSA builds the packages' functions as ssa.Program.Build does, a
+// package per core at a time, and stops starting packages when ctx ends; it
+// returns how many packages were built.
+func buildSSA(ctx context.Context, pkgs []*Package) int {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	built := 0
+	cores := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, p := range pkgs {
+		cores <- struct{}{}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.SSA.Build()
+			mu.Lock()
+			built++
+			mu.Unlock()
+			<-cores
+		}()
+	}
+	wg.Wait()
+	return built
+}
+
+// driverErrorRE matches go/packages' wrapping of a failed go command:
+// "err: exit status 1: stderr: go: go.mod file not found ...\n".
+var driverErrorRE = regexp.MustCompile(`(?s)^err: (.*?): stderr: (.*)$`)
+
+// driverError turns a failed go command into one line: what the go command
+// printed, or how it failed if it printed nothing.
+func driverError(err error) error {
+	m := driverErrorRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	var lines []string
+	for _, l := range strings.Split(m[2], "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("go list: %s", m[1])
+	}
+	return errors.New(strings.Join(lines, "; "))
 }
 
 func formatError(e packages.Error) string {

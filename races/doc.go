@@ -17,7 +17,13 @@
 //     race;
 //   - escaping: on an object another goroutine can reach (package escape);
 //   - parallel: not ordered by happens-before (package mhp);
-//   - unlocked: not both under one lock (package condmustnot).
+//   - unlocked: not both under one lock (package condmustnot): first with
+//     the locks held wherever each access runs, then, for the pairs left,
+//     per pair of goroutines with the locks held where each goroutine runs
+//     its access (a helper whose callers in one goroutine all hold a lock
+//     that a caller in another does not); a pair keeps only the goroutine
+//     pairs no lock protects, and the report shows each access's locks in
+//     its goroutine ([Result.Held]).
 //
 // Two kinds of access are left out before pairing: a load or store through
 // a freshly allocated object's address before anything else used it (no
@@ -34,8 +40,9 @@
 // touched) from all the accesses.
 //
 // Each stage can be turned off in [Options] for diagnosis. Races are
-// reported when at least one access is in the packages the user named
-// (Options.Std widens that); accesses inside sync, sync/atomic and the
+// reported when at least one access is in the packages the user named,
+// whatever their module: standard-library packages and files named on the
+// command line too (Options.Std widens that to every package); accesses inside sync, sync/atomic and the
 // runtime are never reported: those are modeled by their documented
 // semantics.
 package races

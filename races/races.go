@@ -65,6 +65,19 @@ type Result struct {
 	Goroutines *mhp.Goroutines
 	Order      *mhp.Order
 	Locks      *condmustnot.Locksets
+	byG        *condmustnot.GoroutineLocksets
+}
+
+// Held returns the locks that must be held at access e where goroutine g
+// runs it (none when the lock stage did not run).
+func (r *Result) Held(e, g uint32) []condmustnot.Held {
+	switch {
+	case r.byG != nil:
+		return r.byG.In(e, g)
+	case r.Locks != nil:
+		return r.Locks.Access(e)
+	}
+	return nil
 }
 
 // Find runs the funnel over the points-to result r.
@@ -169,11 +182,16 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	res.Locks = locks
 	if !opts.NoLocks {
 		unique := gs.Unique(r)
-		protected, err := condmustnot.Prove(locks, func(o pointsto.Ctx) bool { return unique.Test(uint(o)) }, accessPairs(pairs))
+		isUnique := func(o pointsto.Ctx) bool { return unique.Test(uint(o)) }
+		protected, err := condmustnot.Prove(locks, isUnique, accessPairs(pairs))
 		if err != nil {
 			return nil, err
 		}
 		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return protected[p.e] })
+		res.byG = locks.ByGoroutine(gs.Of, threadStarts(gs))
+		if pairs, err = unlockedInGoroutines(locks, res.byG, isUnique, pairs); err != nil {
+			return nil, err
+		}
 	}
 	res.Stats.Unlocked = countPairs(pairs)
 	stage("unlocked", start)
@@ -234,11 +252,15 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		if a := allocation(f.Access(e)); a != nil {
 			acc.allocatedBy[e] = a
 		}
+		// The named packages are analyzed whatever module they are in:
+		// the standard library, or files named on the command line
+		// (command-line-arguments, no module), are reported when named.
 		pkg := f.Prog.PackageOf(fn.Pkg.Pkg)
 		switch {
-		case pkg != nil && pkg.Initial && pkg.Module != "" || std && !modeled(fn.Pkg.Pkg.Path()):
+		case modeled(fn.Pkg.Pkg.Path()):
+		case pkg != nil && pkg.Initial || std:
 			acc.analyzed.Set(uint(e))
-		case !modeled(fn.Pkg.Pkg.Path()):
+		default:
 			acc.other.Set(uint(e))
 		}
 	}
@@ -613,6 +635,57 @@ func boolCompare(a, b bool) int {
 		return 1
 	}
 	return -1
+}
+
+// threadStarts tells whether goroutine g starts by running function m.
+func threadStarts(gs *mhp.Goroutines) func(g, m uint32) bool {
+	starts := map[[2]uint32]bool{}
+	for t := range gs.Tuples("threadEntry") {
+		starts[[2]uint32{t[0], t[2]}] = true
+	}
+	return func(g, m uint32) bool { return starts[[2]uint32{g, m}] }
+}
+
+// unlockedInGoroutines drops from each pair the goroutine pairs in which a
+// common lock keeps its two accesses apart by the locksets of the
+// goroutines that run them (condmustnot.GoroutineLocksets: a helper's
+// callers in one goroutine may all hold a lock that a caller in another
+// does not), and the pairs left with none.
+func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.GoroutineLocksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
+	index := map[[2]uint32]uint32{}
+	var insts []condmustnot.Instance
+	inst := func(e, g uint32) uint32 {
+		x, ok := index[[2]uint32{e, g}]
+		if !ok {
+			x = uint32(len(insts))
+			index[[2]uint32{e, g}] = x
+			insts = append(insts, condmustnot.Instance{E: e, Held: byG.In(e, g)})
+		}
+		return x
+	}
+	var ipairs [][2]uint32
+	for _, p := range pairs {
+		for _, gp := range p.gp {
+			ipairs = append(ipairs, [2]uint32{inst(p.e[0], gp[0]), inst(p.e[1], gp[1])})
+		}
+	}
+	protected, err := locks.ProveInstances(insts, unique, ipairs)
+	if err != nil {
+		return nil, err
+	}
+	k := 0
+	for i := range pairs {
+		p := &pairs[i]
+		var left [][2]uint32
+		for _, gp := range p.gp {
+			if !protected[ipairs[k]] {
+				left = append(left, gp)
+			}
+			k++
+		}
+		p.gp = left
+	}
+	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
 }
 
 // countPairs counts the distinct access pairs.

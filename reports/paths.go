@@ -20,12 +20,22 @@ func compareNodes(a, b node) int { return cmp.Or(cmp.Compare(a.m, b.m), cmp.Comp
 // sorted edges makes the choice among equally short paths deterministic
 // (github.com/dominikbraun/graph's ShortestPath breaks ties by map order,
 // so reports would change from run to run).
+//
+// Paths are computed when a race is written and dropped after it; only
+// the last few goroutines' search trees are kept, so memory does not grow
+// with the number of races or goroutines reported.
 type paths struct {
-	r     *pointsto.Result
-	gs    *mhp.Goroutines
-	edges map[node][]edge
-	trees map[uint32]map[node]step // by goroutine: how the search reached each node
+	r        *pointsto.Result
+	gs       *mhp.Goroutines
+	edges    map[node][]edge
+	trees    map[uint32]*tree // by goroutine, at most maxTrees
+	treeFIFO []uint32         // the goroutines of trees, oldest first
+	computed int              // paths computed so far, for tests of the report's cost
 }
+
+// maxTrees bounds the search trees kept: races of one location mostly
+// share their goroutines, so a few trees serve most lookups.
+const maxTrees = 16
 
 type edge struct {
 	site uint32
@@ -37,7 +47,16 @@ type edge struct {
 type step struct {
 	from  node
 	site  uint32
+	depth int32
 	entry bool
+}
+
+// tree is a breadth-first search from one goroutine's entries: how it
+// reached each node, and for each function its nearest context (the
+// fewest calls, then the lowest context).
+type tree struct {
+	steps   map[node]step
+	nearest map[uint32]node
 }
 
 type frame struct {
@@ -51,7 +70,7 @@ func newPaths(r *pointsto.Result, gs *mhp.Goroutines) *paths {
 	for _, t := range f.Tuples("goCall") {
 		goSite[t[0]] = true
 	}
-	p := &paths{r: r, gs: gs, edges: map[node][]edge{}, trees: map[uint32]map[node]step{}}
+	p := &paths{r: r, gs: gs, edges: map[node][]edge{}, trees: map[uint32]*tree{}}
 	for t := range r.Tuples("callEdge") {
 		if goSite[t[1]] {
 			continue
@@ -65,8 +84,8 @@ func newPaths(r *pointsto.Result, gs *mhp.Goroutines) *paths {
 	return p
 }
 
-// tree searches breadth-first from g's entries, once per goroutine.
-func (p *paths) tree(g uint32) map[node]step {
+// tree searches breadth-first from g's entries.
+func (p *paths) tree(g uint32) *tree {
 	if t, ok := p.trees[g]; ok {
 		return t
 	}
@@ -77,46 +96,50 @@ func (p *paths) tree(g uint32) map[node]step {
 		}
 	}
 	slices.SortFunc(queue, compareNodes)
-	tree := map[node]step{}
+	t := &tree{steps: map[node]step{}, nearest: map[uint32]node{}}
+	reach := func(n node, s step) {
+		t.steps[n] = s
+		// Breadth-first order reaches nodes by nondecreasing depth.
+		if old, ok := t.nearest[n.m]; !ok || t.steps[old].depth == s.depth && compareNodes(n, old) < 0 {
+			t.nearest[n.m] = n
+		}
+	}
 	for _, n := range queue {
-		tree[n] = step{entry: true}
+		reach(n, step{entry: true})
 	}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
 		for _, e := range p.edges[n] {
-			if _, ok := tree[e.to]; !ok {
-				tree[e.to] = step{from: n, site: e.site}
+			if _, ok := t.steps[e.to]; !ok {
+				reach(e.to, step{from: n, site: e.site, depth: t.steps[n].depth + 1})
 				queue = append(queue, e.to)
 			}
 		}
 	}
-	p.trees[g] = tree
-	return tree
+	if len(p.treeFIFO) == maxTrees {
+		delete(p.trees, p.treeFIFO[0])
+		p.treeFIFO = p.treeFIFO[1:]
+	}
+	p.trees[g] = t
+	p.treeFIFO = append(p.treeFIFO, g)
+	return t
 }
 
 // to returns the frames from g's entry to access e: one per call, then the
 // access.
 func (p *paths) to(g, e uint32) []frame {
+	p.computed++
 	f := p.r.Facts
 	m := f.AccessFunc(e)
-	tree := p.tree(g)
-	// The nearest context of m: the fewest calls, then the lowest context.
-	var best []frame
-	var bestNode node
-	for n := range tree {
-		if n.m != m {
-			continue
-		}
-		var path []frame
-		for x := n; !tree[x].entry; x = tree[x].from {
-			s := tree[x]
+	t := p.tree(g)
+	var path []frame
+	if n, ok := t.nearest[m]; ok {
+		for x := n; !t.steps[x].entry; x = t.steps[x].from {
+			s := t.steps[x]
 			path = append(path, frame{f.Func(s.from.m).String(), f.CallPos(s.site)})
 		}
-		if best == nil || len(path) < len(best) || len(path) == len(best) && compareNodes(n, bestNode) < 0 {
-			best, bestNode = path, n
-		}
 	}
-	slices.Reverse(best)
-	return append(best, frame{f.Func(m).String(), f.AccessPos(e)})
+	slices.Reverse(path)
+	return append(path, frame{f.Func(m).String(), f.AccessPos(e)})
 }

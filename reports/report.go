@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
-	"go/types"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,23 +15,56 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Report is what chordgo check prints; its JSON form is the schema of
-// -json (doc.go).
+// Report is what chordgo check prints: the races grouped by location,
+// described one at a time as they are written (WriteText, WriteJSON), so
+// that memory does not grow with the number of races or their paths.
 type Report struct {
-	Races  []Race   `json:"races"`
-	Errors []string `json:"errors,omitempty"`
-	Stats  Stats    `json:"stats"`
+	Errors []string
+	Stats  Stats
+	opts   Options
+	b      *builder
+	groups []group
+}
+
+// Options say how much a report shows.
+type Options struct {
+	// MaxPaths is the number of races per location shown with call
+	// paths; the others are listed by their accesses only. 0: all.
+	MaxPaths int
+	// Timings keeps the stages' times in the JSON report; without them
+	// two runs print the same bytes.
+	Timings bool
+}
+
+// DefaultMaxPaths is chordgo check's Options.MaxPaths: enough pairs with
+// paths to show how a location is reached, few enough that a location
+// with thousands of pairs stays readable.
+const DefaultMaxPaths = 3
+
+// group is a location and its races, in the order they are written.
+type group struct {
+	loc   Location
+	races []entry
+}
+
+// entry is a race with what it is sorted by: the positions of its
+// accesses, the write first.
+type entry struct {
+	race  *races.Race
+	order [2]token.Position
+	swap  bool // write the second access first
 }
 
 // A Race is two accesses that may touch one location at the same time.
 type Race struct {
+	ID       string    `json:"id"` // stable across edits that move lines
 	Location Location  `json:"location"`
 	Accesses [2]Access `json:"accesses"`
-	order    [2]token.Position
 }
 
 // Location is the memory both accesses may touch.
 type Location struct {
+	ID     string `json:"id"`               // stable across edits that move lines
 	Kind   string `json:"kind"`             // field, element, map, global, variable, object
 	Field  string `json:"field,omitempty"`  // the field, for kind field: "(pkg.T).f"
 	Global string `json:"global,omitempty"` // the global, for kind global
@@ -49,7 +81,7 @@ type Access struct {
 	Func      string    `json:"func"` // the SSA name of the function
 	Goroutine Goroutine `json:"goroutine"`
 	Roots     []string  `json:"roots"` // entry functions from which the access is reached
-	Path      []Frame   `json:"path"`  // from the goroutine's entry to the access
+	Path      []Frame   `json:"path"`  // from the goroutine's entry to the access; empty past Options.MaxPaths
 	Locks     []string  `json:"locks"` // locks held at the access
 }
 
@@ -69,10 +101,11 @@ type Frame struct {
 
 // Stats are the funnel's counts (Naik's Table 2.4) and times.
 type Stats struct {
-	Pairs   Pairs              `json:"pairs"`
-	Seconds map[string]float64 `json:"seconds"`
-	Sizes   map[string]int     `json:"sizes"`
-	Demand  *Demand            `json:"demand,omitempty"`
+	Pairs     Pairs              `json:"pairs"`
+	Locations int                `json:"locations"` // the locations of the ultimate pairs
+	Seconds   map[string]float64 `json:"seconds,omitempty"`
+	Sizes     map[string]int     `json:"sizes"`
+	Demand    *Demand            `json:"demand,omitempty"`
 }
 
 // Demand is the demand loop's record (Naik's Tables 4.3-4.5): per
@@ -84,7 +117,7 @@ type Demand struct {
 	Contexts   []int          `json:"contexts"`
 	Estimates  []string       `json:"estimates"`
 	RacePairs  []int          `json:"racePairs"`
-	Seconds    []float64      `json:"seconds"`
+	Seconds    []float64      `json:"seconds,omitempty"`
 	Capped     []string       `json:"capped,omitempty"` // sites whose k stayed below what the loop asked, for -max-contexts
 }
 
@@ -117,22 +150,45 @@ type Pairs struct {
 	Ultimate int `json:"ultimate"`
 }
 
-// Build describes the races of res in source terms.
-func Build(r *pointsto.Result, res *races.Result) *Report {
-	b := &builder{r: r, f: r.Facts, gs: res.Goroutines, res: res, paths: newPaths(r, res.Goroutines)}
-	rep := &Report{Races: []Race{}}
-	for _, race := range res.Races {
-		rep.Races = append(rep.Races, b.race(&race))
+// Build groups the races of res by location and sorts them; it describes
+// them only when the report is written.
+func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
+	b := &builder{r: r, f: r.Facts, gs: res.Goroutines, res: res, paths: newPaths(r, res.Goroutines), ids: newIDs(r.Facts)}
+	rep := &Report{opts: opts, b: b}
+	bySite := map[uint32]int{} // abstract location (H) -> index in rep.groups
+	byID := map[string]int{}
+	for i := range res.Races {
+		race := &res.Races[i]
+		h := r.Contexts.Site(race.Locations[0])
+		k, ok := bySite[h]
+		if !ok {
+			loc := b.location(h)
+			// Sites with one key (ids) are one location.
+			if k, ok = byID[loc.ID]; !ok {
+				k = len(rep.groups)
+				byID[loc.ID] = k
+				rep.groups = append(rep.groups, group{loc: loc})
+			}
+			bySite[h] = k
+		}
+		rep.groups[k].races = append(rep.groups[k].races, b.entry(race))
 	}
-	slices.SortStableFunc(rep.Races, func(a, b Race) int {
+	compareEntries := func(a, b entry) int {
 		return cmp.Or(comparePos(a.order[0], b.order[0]), comparePos(a.order[1], b.order[1]))
+	}
+	for _, g := range rep.groups {
+		slices.SortStableFunc(g.races, compareEntries)
+	}
+	slices.SortStableFunc(rep.groups, func(a, b group) int {
+		return cmp.Or(compareEntries(a.races[0], b.races[0]), cmp.Compare(a.loc.ID, b.loc.ID))
 	})
 	s := res.Stats
 	rep.Stats = Stats{
 		Pairs: Pairs{Original: s.Original, Aliasing: s.Aliasing, Escaping: s.Escaping,
 			Parallel: s.Parallel, Unlocked: s.Unlocked, Ultimate: len(res.Races)},
-		Seconds: map[string]float64{},
-		Sizes:   map[string]int{"goroutines": len(res.Goroutines.List), "contexts": r.Contexts.Len()},
+		Locations: len(rep.groups),
+		Seconds:   map[string]float64{},
+		Sizes:     map[string]int{"goroutines": len(res.Goroutines.List), "contexts": r.Contexts.Len()},
 	}
 	for name, d := range s.Times {
 		rep.Stats.Seconds[name] = d.Seconds()
@@ -146,21 +202,36 @@ type builder struct {
 	gs    *mhp.Goroutines
 	res   *races.Result
 	paths *paths
+	ids   *ids
 }
 
-func (b *builder) race(race *races.Race) Race {
-	out := Race{Location: b.location(race.Locations[0])}
+// entry orders a race's accesses: writes first, as the race detector
+// prints them.
+func (b *builder) entry(race *races.Race) entry {
+	e := entry{race: race, order: [2]token.Position{b.f.AccessPos(race.Accesses[0].E), b.f.AccessPos(race.Accesses[1].E)}}
+	if !race.Accesses[0].Write && race.Accesses[1].Write {
+		e.swap = true
+		e.order[0], e.order[1] = e.order[1], e.order[0]
+	}
+	return e
+}
+
+// race describes one race of location g, with call paths if withPaths.
+func (b *builder) race(g *group, e *entry, withPaths bool) Race {
+	out := Race{Location: g.loc}
 	// One goroutine pair stands for all: the first, in id order.
-	pair := race.Pairs[0]
-	for k, a := range race.Accesses {
-		out.Accesses[k] = b.access(a, pair[k])
+	pair := e.race.Pairs[0]
+	keys := make([]string, 2)
+	for k, a := range e.race.Accesses {
+		out.Accesses[k] = b.access(a, pair[k], withPaths)
+		keys[k] = b.ids.access(a.E, out.Accesses[k].Op)
 	}
-	// Writes first, as the race detector prints them.
-	out.order = [2]token.Position{b.f.AccessPos(race.Accesses[0].E), b.f.AccessPos(race.Accesses[1].E)}
-	if out.Accesses[0].Op == "read" && out.Accesses[1].Op == "write" {
+	if e.swap {
 		out.Accesses[0], out.Accesses[1] = out.Accesses[1], out.Accesses[0]
-		out.order[0], out.order[1] = out.order[1], out.order[0]
 	}
+	// The two accesses name the race: races are distinct pairs of accesses.
+	slices.Sort(keys)
+	out.ID = hash(strings.Join(keys, "\x00"))
 	return out
 }
 
@@ -176,12 +247,12 @@ func (b *builder) position(p token.Position) string {
 	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }
 
-func (b *builder) location(o pointsto.Ctx) Location {
+// location describes abstract location h; its id is its key's (ids).
+func (b *builder) location(h uint32) Location {
 	f := b.f
-	h := b.r.Contexts.Site(o)
 	site := f.Site(h)
 	root := f.Site(site.Root)
-	loc := Location{Object: b.position(f.SitePos(site.Root))}
+	loc := Location{ID: hash(b.ids.location(h)), Object: b.position(f.SitePos(site.Root))}
 	if root.Type != nil {
 		loc.Type = root.Type.String()
 	}
@@ -217,7 +288,7 @@ func (b *builder) location(o pointsto.Ctx) Location {
 	return loc
 }
 
-func (b *builder) access(a races.Access, g uint32) Access {
+func (b *builder) access(a races.Access, g uint32, withPaths bool) Access {
 	f := b.f
 	instr := f.Access(a.E)
 	out := Access{
@@ -234,48 +305,16 @@ func (b *builder) access(a races.Access, g uint32) Access {
 	for _, root := range b.gs.Roots(g) {
 		out.Roots = append(out.Roots, f.Func(b.gs.List[root].Func).String())
 	}
-	for _, fr := range b.paths.to(g, a.E) {
-		out.Path = append(out.Path, Frame{Func: fr.fn, Pos: b.position(fr.pos)})
-	}
-	if b.res.Locks != nil {
-		for _, h := range b.res.Locks.Access(a.E) {
-			lock := lockDesc(f, h.Ptr)
-			if h.Read {
-				lock += " (read-locked)"
-			}
-			out.Locks = append(out.Locks, lock)
+	out.Path = []Frame{}
+	if withPaths {
+		for _, fr := range b.paths.to(g, a.E) {
+			out.Path = append(out.Path, Frame{Func: fr.fn, Pos: b.position(fr.pos)})
 		}
+	}
+	for _, h := range b.res.Held(a.E, g) {
+		out.Locks = append(out.Locks, b.res.Locks.Name(h))
 	}
 	return out
-}
-
-// lockDesc names a lock by the expression its address comes from.
-func lockDesc(f *pointsto.Facts, v uint32) string {
-	val := f.Value(v)
-	name := val.Name()
-	switch val := val.(type) {
-	case *ssa.FieldAddr:
-		name = "&" + val.X.Name() + "." + fieldName(val)
-	case *ssa.Global:
-		name = "&" + val.Name()
-	case *ssa.Alloc:
-		if val.Comment != "" {
-			name = "&" + val.Comment
-		}
-	}
-	if p := f.ValuePos(v); p.IsValid() {
-		return fmt.Sprintf("%s (%s:%d)", name, p.Filename, p.Line)
-	}
-	return name
-}
-
-func fieldName(fa *ssa.FieldAddr) string {
-	if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
-		if st, ok := ptr.Elem().Underlying().(*types.Struct); ok && fa.Field < st.NumFields() {
-			return st.Field(fa.Field).Name()
-		}
-	}
-	return fmt.Sprint("field ", fa.Field)
 }
 
 func (b *builder) goroutine(g uint32) Goroutine {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/chordgo/chordgo/demand"
@@ -12,11 +16,19 @@ import (
 	"github.com/chordgo/chordgo/reports"
 )
 
+// Exit statuses of chordgo check.
+const (
+	exitClean   = 0 // no race
+	exitRaces   = 1 // races reported
+	exitFailed  = 2 // could not analyze, or a package failed to load
+	exitStopped = 3 // a budget ran out (or SIGINT) before the first complete run
+)
+
 // runCheck implements "chordgo check": the whole analysis, with races
-// printed as text or JSON. Exit status: 0 no race, 1 races, 2 could not
-// analyze (or some package failed to load).
+// printed as text or JSON.
 func runCheck(args []string) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(shortWriter{os.Stderr})
 	lf := addLoadFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the report as JSON (schema: go doc github.com/chordgo/chordgo/reports)")
 	stats := fs.Bool("stats", false, "print the pairs left after each stage of the funnel and the time of each stage to standard error")
@@ -26,54 +38,94 @@ func runCheck(args []string) int {
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
 	k := fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)")
 	onDemand := fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)")
+	maxPaths := fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)")
 	maxContexts := fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)")
+	allowEmpty := fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing")
+	budget := addBudgetFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [packages]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
+			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
+			"\t[-escape=true] [-mhp=true] [-locks=true] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
 			"whole program from its roots (main, tests, benchmarks, fuzz targets, examples),\n"+
 			"and reports each pair of accesses that may race, with at least one of them in\n"+
-			"the packages named.\n\n"+
+			"the packages named (standard-library packages too, when named).\n\n"+
+			"When -timeout, -mem or an interrupt stops the demand loop, the races of its last\n"+
+			"completed run are reported: they include every race a longer run would report.\n\n"+
 			"Exit status: 0 no race, 1 races reported, 2 the program could not be analyzed\n"+
-			"(or a package failed to load; the rest is analyzed and reported).\n\n")
+			"(a package failed to load: the rest is analyzed and reported; or no root runs\n"+
+			"the packages named, see -allow-empty), 3 a budget ran out or an interrupt came\n"+
+			"before the first complete run (nothing is reported).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
-		return 2
+		return exitFailed
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(os.Stderr, "chordgo check: %v\n", err)
-		return 2
+		printError("check", err)
+		return exitFailed
 	}
-	prog, err := lf.load(fs.Args())
+	if *maxPaths < 0 {
+		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *maxPaths))
+	}
+	if *k < 0 {
+		return fail(fmt.Errorf("-k %d: want 0 (raise k on demand) or a positive k", *k))
+	}
+	if *maxContexts < 0 {
+		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *maxContexts))
+	}
+	ctx, stop, err := budget.start()
 	if err != nil {
 		return fail(err)
 	}
-	t := time.Now()
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		return fail(err)
-	}
-	factsTime := time.Since(t)
-	a, err := pointsto.NewAnalyzer(facts)
-	if err != nil {
-		return fail(err)
-	}
-	dr, err := demand.Run(a, demand.Options{
+	defer stop()
+
+	an := &analysis{done: make(chan struct{})}
+	go an.run(ctx, lf, fs.Args(), *allowEmpty, demand.Options{
 		K: *k, Once: !*onDemand, MaxContexts: *maxContexts,
 		Races: races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks, Std: *std},
 	})
-	if err != nil {
-		return fail(err)
+	select {
+	case <-an.done:
+	case <-ctx.Done():
 	}
-	t = time.Now()
-	rep := reports.Build(dr.PointsTo, dr.Races)
+	an.mu.Lock()
+	prog, dr, runErr, finished, phase := an.prog, an.last, an.err, an.finished, an.phase
+	factsTime, ciTime := an.factsTime, an.ciTime
+	an.mu.Unlock()
+
+	var stopped *budgetError
+	switch {
+	case finished && runErr != nil:
+		if be := budgetOf(runErr); be != nil {
+			printError("check", runErr)
+			return notAnalyzed(prog, be)
+		}
+		return fail(runErr)
+	case finished:
+		stopped = budgetOf(dr.Stopped)
+	case dr == nil:
+		be := budgetOf(context.Cause(ctx))
+		fmt.Fprintf(os.Stderr, "chordgo check: %s while %s\n", be, phase)
+		return notAnalyzed(prog, be)
+	default:
+		stopped = budgetOf(context.Cause(ctx))
+	}
+	if stopped != nil {
+		fmt.Fprintf(os.Stderr, "chordgo check: %s after %d run(s) of the demand loop; reporting the last completed run's races, "+
+			"which include every race a longer run would report (and perhaps false alarms it would drop); to refine further, %s\n",
+			stopped, len(dr.Iterations), stopped.advice)
+	}
+
+	t := time.Now()
+	rep := reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *maxPaths, Timings: *stats})
 	rep.Stats.Demand = reports.DemandStats(dr)
 	for name, d := range map[string]time.Duration{
 		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
-		"pointsto-ci": a.CITime, "report": time.Since(t),
+		"pointsto-ci": ciTime, "report": time.Since(t),
 	} {
 		rep.Stats.Seconds[name] = d.Seconds()
 	}
@@ -95,9 +147,166 @@ func runCheck(args []string) int {
 	}
 	switch {
 	case len(prog.Errors) > 0:
-		return 2
-	case len(rep.Races) > 0:
-		return 1
+		return exitFailed
+	case rep.Stats.Pairs.Ultimate > 0:
+		return exitRaces
 	}
-	return 0
+	return exitClean
+}
+
+// analysis is one check's pipeline up to the demand loop's result. It runs
+// in its own goroutine, so that the command can stop waiting for it when a
+// budget runs out in a stage that does not stop by itself (facts, Datalog
+// runs), and report what the pipeline had completed.
+type analysis struct {
+	done chan struct{} // closed when run returns
+
+	mu                sync.Mutex
+	phase             string            // what run is doing, for messages
+	prog              *pointsto.Program // once loaded
+	factsTime, ciTime time.Duration
+	last              *demand.Result // the last completed run of the demand loop
+	finished          bool           // run returned: last is its result, or err is set
+	err               error
+}
+
+func (an *analysis) set(f func()) {
+	an.mu.Lock()
+	defer an.mu.Unlock()
+	f()
+}
+
+func (an *analysis) run(ctx context.Context, lf *loadFlags, patterns []string, allowEmpty bool, opts demand.Options) {
+	dr, err := an.analyze(ctx, lf, patterns, allowEmpty, opts)
+	an.set(func() {
+		an.finished, an.err = true, err
+		if dr != nil {
+			an.last = dr
+		}
+	})
+	close(an.done)
+}
+
+func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []string, allowEmpty bool, opts demand.Options) (*demand.Result, error) {
+	an.set(func() { an.phase = "loading packages and building SSA" })
+	prog, err := lf.load(ctx, patterns)
+	if err != nil {
+		return nil, err
+	}
+	an.set(func() { an.prog, an.phase = prog, "extracting facts" })
+	t := time.Now()
+	facts, err := pointsto.Extract(prog)
+	if err != nil {
+		return nil, err
+	}
+	factsTime := time.Since(t)
+	an.set(func() { an.factsTime, an.phase = factsTime, "computing the context-insensitive points-to" })
+	a, err := pointsto.NewAnalyzer(facts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReached(a, allowEmpty); err != nil {
+		return nil, err
+	}
+	an.set(func() { an.ciTime, an.phase = a.CITime, "in the first run of the demand loop" })
+	opts.Context = ctx
+	opts.Completed = func(dr *demand.Result) {
+		an.set(func() {
+			an.last = dr
+			an.phase = fmt.Sprintf("in run %d of the demand loop", len(dr.Iterations)+1)
+		})
+	}
+	return demand.Run(a, opts)
+}
+
+// checkReached says on standard error which packages named no root runs
+// (their races cannot be reported), and fails if that is all of them,
+// unless allowEmpty.
+func checkReached(a *pointsto.Analyzer, allowEmpty bool) error {
+	f := a.Facts
+	reached := map[*pointsto.Package]bool{}
+	mark := func(m uint32) {
+		fn := f.Func(m)
+		if fn == nil {
+			return
+		}
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if fn.Pkg != nil {
+			reached[f.Prog.PackageOf(fn.Pkg.Pkg)] = true
+		}
+	}
+	for _, t := range f.Tuples("entry") {
+		mark(t[0])
+	}
+	for _, callees := range a.CallGraph() {
+		for _, m := range callees {
+			mark(m)
+		}
+	}
+	// A package named is run if its code or its tests' code is.
+	run := map[string]bool{}
+	var named []string
+	for _, p := range f.Prog.Packages {
+		if !p.Initial {
+			continue
+		}
+		path := p.PkgPath
+		if p.ForTest != "" {
+			path = p.ForTest
+		}
+		if _, ok := run[path]; !ok {
+			named = append(named, path)
+		}
+		run[path] = run[path] || reached[p]
+	}
+	var missed []string
+	for _, path := range named {
+		if !run[path] {
+			missed = append(missed, path)
+		}
+	}
+	switch {
+	case len(missed) == 0:
+		return nil
+	case len(missed) < len(named) || allowEmpty:
+		fmt.Fprintf(os.Stderr, "chordgo check: warning: no main function, test, benchmark, fuzz target or example runs code of %d of the %d packages named, so their races are not reported: %s\n",
+			len(missed), len(named), listNames(missed))
+		return nil
+	}
+	return errors.New("nothing to analyze: no main function, test, benchmark, fuzz target or example runs code of the packages named (" +
+		listNames(missed) + "); name a main package or packages with tests (-tests=true), or pass -allow-empty to accept an empty report")
+}
+
+// notAnalyzed says which programs a run stopped before its first complete
+// pass did not analyze, and what to try.
+func notAnalyzed(prog *pointsto.Program, be *budgetError) int {
+	if prog == nil {
+		fmt.Fprintf(os.Stderr, "chordgo check: not analyzed: the packages named (loading did not finish)\n")
+	} else {
+		var names []string
+		for i, r := range prog.Roots {
+			if i > 0 && prog.Roots[i-1].Program == r.Program {
+				continue
+			}
+			if p := prog.PackageOf(r.Func.Pkg.Pkg); r.Kind != pointsto.Main && p != nil {
+				names = append(names, p.ForTest+" (tests)")
+			} else {
+				names = append(names, r.Func.Pkg.Pkg.Path()+" (main)")
+			}
+		}
+		fmt.Fprintf(os.Stderr, "chordgo check: not analyzed: %d program(s), analyzed together in one pass that did not finish: %s\n", len(names), listNames(names))
+	}
+	fmt.Fprintf(os.Stderr, "chordgo check: %s\n", be.advice)
+	return exitStopped
+}
+
+// listNames joins names, the first ten of them and the count of the rest.
+func listNames(names []string) string {
+	const shown = 10
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
 }

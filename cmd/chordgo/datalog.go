@@ -11,6 +11,7 @@ import (
 // runDatalog implements "chordgo datalog", with Souffle's meaning of -F and -D.
 func runDatalog(args []string) int {
 	fs := flag.NewFlagSet("datalog", flag.ContinueOnError)
+	fs.SetOutput(shortWriter{os.Stderr})
 	factDir := fs.String("F", ".", "read input relation R from `dir`/R.facts")
 	outDir := fs.String("D", ".", "write output relation R to `dir`/R.csv; - writes to standard output")
 	stats := fs.Bool("stats", false, "print per-stratum and per-rule tuples and times to standard error")
@@ -30,7 +31,7 @@ func runDatalog(args []string) int {
 		return 2
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(os.Stderr, "chordgo datalog: %v\n", err)
+		printError("datalog", err)
 		return 2
 	}
 	file := fs.Arg(0)

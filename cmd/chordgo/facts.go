@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -16,15 +18,19 @@ import (
 // relations and write them as Souffle fact files.
 func runFacts(args []string) int {
 	fs := flag.NewFlagSet("facts", flag.ContinueOnError)
+	fs.SetOutput(shortWriter{os.Stderr})
 	out := fs.String("o", "facts", "write the fact files, schema.dl and the domain maps into `dir`")
+	force := fs.Bool("force", false, "write into the -o directory even if it holds files other than fact files")
 	lf := addLoadFlags(fs)
 	stats := fs.Bool("stats", false, "print domain sizes, tuple counts and times to standard error")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-tests=true] [-tags T] [-run RE] [-stats] [packages]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-force] [-tests=true] [-tags T] [-run RE] [-stats] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\") and their\n"+
 			"dependencies, builds SSA, and writes the base relations of the points-to and\n"+
 			"race analyses: <rel>.facts (tab-separated ids), schema.dl (Souffle declarations)\n"+
 			"and <Domain>.map (one description per id).\n\n"+
+			"The -o directory must not exist, be empty, or hold only such files (an earlier\n"+
+			"run's, which are overwritten); anything else is refused unless -force.\n\n"+
 			"Packages that fail to load or type-check are reported and left out; the others\n"+
 			"are still written, and the exit status is 2.\n\n")
 		fs.PrintDefaults()
@@ -35,22 +41,28 @@ func runFacts(args []string) int {
 		}
 		return 2
 	}
-	t0 := time.Now()
-	prog, err := lf.load(fs.Args())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
+	fail := func(err error) int {
+		printError("facts", err)
 		return 2
+	}
+	if !*force {
+		if err := checkFactDir(*out); err != nil {
+			return fail(err)
+		}
+	}
+	t0 := time.Now()
+	prog, err := lf.load(context.Background(), fs.Args())
+	if err != nil {
+		return fail(err)
 	}
 	t1 := time.Now()
 	facts, err := pointsto.Extract(prog)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
-		return 2
+		return fail(err)
 	}
 	t2 := time.Now()
 	if err := facts.WriteDir(*out); err != nil {
-		fmt.Fprintf(os.Stderr, "chordgo facts: %v\n", err)
-		return 2
+		return fail(err)
 	}
 	if len(prog.Roots) == 0 {
 		fmt.Fprintf(os.Stderr, "chordgo facts: warning: no main function, test, benchmark, fuzz target or example to start from\n")
@@ -79,6 +91,30 @@ func runFacts(args []string) int {
 	return 0
 }
 
+// checkFactDir refuses an output directory that holds anything but fact
+// files (*.facts, *.map, schema.dl), so that a mistyped -o does not
+// overwrite someone's files.
+func checkFactDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	var others []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || name != "schema.dl" && filepath.Ext(name) != ".facts" && filepath.Ext(name) != ".map" {
+			others = append(others, name)
+		}
+	}
+	if len(others) > 0 {
+		return fmt.Errorf("-o %s holds files that are not fact files (%s); choose another directory, or pass -force to write there anyway", dir, listNames(others))
+	}
+	return nil
+}
+
 // printLoadErrors prints the packages that were left out, go vet style, each
 // error line once (test variants repeat their package's errors).
 func printLoadErrors(errs []pointsto.LoadError) {
@@ -96,9 +132,9 @@ func printLoadErrors(errs []pointsto.LoadError) {
 		if len(lines) == 0 {
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "# %s\n", le.Package)
+		fmt.Fprintln(os.Stderr, shorten("# "+le.Package))
 		for _, l := range lines {
-			fmt.Fprintln(os.Stderr, l)
+			fmt.Fprintln(os.Stderr, shorten(l))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"strings"
 
@@ -23,9 +24,10 @@ func addLoadFlags(fs *flag.FlagSet) *loadFlags {
 }
 
 // load loads the packages the arguments name, printing the packages that
-// failed to load; prog is nil only if nothing could be loaded.
-func (lf *loadFlags) load(patterns []string) (*pointsto.Program, error) {
-	cfg := pointsto.Config{Patterns: patterns, Tests: *lf.tests, Run: *lf.run}
+// failed to load; prog is nil only if nothing could be loaded. When ctx
+// ends, loading stops.
+func (lf *loadFlags) load(ctx context.Context, patterns []string) (*pointsto.Program, error) {
+	cfg := pointsto.Config{Patterns: patterns, Tests: *lf.tests, Run: *lf.run, Context: ctx}
 	cfg.Tags = strings.FieldsFunc(*lf.tags, func(r rune) bool { return r == ',' || r == ' ' })
 	prog, err := pointsto.Load(cfg)
 	if prog != nil {

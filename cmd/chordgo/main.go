@@ -7,6 +7,15 @@
 //	chordgo facts [-o dir] [flags] [packages]
 //
 // Run "chordgo help <command>" for a command's flags.
+//
+// check runs the pipeline (pointsto loading and facts, the demand loop over
+// points-to and the race funnel, reports) under budgets: -timeout, -mem
+// (default $CHORDGO_MEM or half of the machine's memory; the Go runtime's
+// memory limit plus a watchdog on runtime/metrics) and SIGINT end a context
+// that loading and the demand loop watch; the command stops waiting for the
+// pipeline at once and reports the demand loop's last completed run. Exit
+// status: 0 no race, 1 races, 2 could not analyze (or a package failed to
+// load), 3 a budget ran out before the first complete run.
 package main
 
 import (
@@ -50,7 +59,7 @@ func run(args []string) int {
 			return c.run(rest)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "chordgo: unknown command %q\n", name)
+	fmt.Fprintln(os.Stderr, shorten(fmt.Sprintf("chordgo: unknown command %q", name)))
 	usage()
 	return 2
 }

@@ -12,7 +12,9 @@
 // A few tests depend on things a static analyzer cannot see (finalizers run by
 // the GC, cgo, synchronization through the OS or network, races only through
 // unsafe.Pointer arithmetic, tests skipped upstream); they are listed with a
-// reason and left out of the score.
+// reason and left out of the score. testdata/index.tsv is our own index of
+// the suite (file, verdict, whether a static analyzer can judge each test and
+// why); TestIndex checks the copied suite and the exclusions against it.
 //
 // The copied module must be loaded with the build tag "race":
 // mop_test.go calls runtime.RaceDisable, which exists only in race builds.

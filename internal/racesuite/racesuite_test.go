@@ -1,7 +1,7 @@
 package racesuite
 
 import (
-	"bufio"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,9 +14,10 @@ import (
 	"testing"
 )
 
-// indexPath is where CI keeps the hand-made index of the upstream suite,
-// relative to this package's directory.
-const indexPath = "../../../shared/bench/racesuite-index.tsv"
+// indexPath is our index of the upstream suite, relative to this package's
+// directory: per test, its file, the race detector's verdict, and whether a
+// static analyzer can judge it and why.
+const indexPath = "testdata/index.tsv"
 
 func prepare(t *testing.T) *Suite {
 	t.Helper()
@@ -148,62 +149,88 @@ func TestPrepareErrors(t *testing.T) {
 	}
 }
 
-// TestIndex checks the exclusions against the hand-made index of the suite.
-func TestIndex(t *testing.T) {
-	f, err := os.Open(indexPath)
-	if err != nil {
-		abs, _ := filepath.Abs(indexPath)
-		t.Fatalf("the suite index is expected at %s (%s from this package): %v", abs, indexPath, err)
-	}
-	defer f.Close()
+// indexRow is one test of testdata/index.tsv.
+type indexRow struct {
+	file, function, expected, static, reason string
+}
 
-	notes := make(map[string]string) // function -> static_benchmark_note
-	sc := bufio.NewScanner(f)
-	var fnCol, noteCol = -1, -1
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if fnCol < 0 {
-			fnCol, noteCol = slices.Index(cols, "function"), slices.Index(cols, "static_benchmark_note")
-			if fnCol < 0 || noteCol < 0 {
-				t.Fatalf("%s: header %q lacks function or static_benchmark_note", indexPath, cols)
-			}
+// readIndex reads the index, checking each row on its own.
+func readIndex(t *testing.T) map[string]indexRow {
+	t.Helper()
+	data, err := os.ReadFile(indexPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make(map[string]indexRow)
+	header := false
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		pos := fmt.Sprintf("%s:%d", indexPath, i+1)
+		if strings.HasPrefix(line, "#") {
 			continue
 		}
-		if len(cols) > max(fnCol, noteCol) {
-			notes[cols[fnCol]] = cols[noteCol]
+		cols := strings.Split(line, "\t")
+		if len(cols) != 5 {
+			t.Fatalf("%s: %d columns, want 5: %q", pos, len(cols), line)
+		}
+		if !header {
+			if want := []string{"file", "function", "expected", "static", "reason"}; !slices.Equal(cols, want) {
+				t.Fatalf("%s: header %q, want %q", pos, cols, want)
+			}
+			header = true
+			continue
+		}
+		r := indexRow{cols[0], cols[1], cols[2], cols[3], cols[4]}
+		if _, dup := rows[r.function]; dup {
+			t.Errorf("%s: %s listed twice", pos, r.function)
+		}
+		rows[r.function] = r
+		if want := map[bool]string{true: "race", false: "norace"}[strings.HasPrefix(r.function, "TestRace")]; r.expected != want {
+			t.Errorf("%s: %s expects %q, its name says %q", pos, r.function, r.expected, want)
+		}
+		switch {
+		case r.static != "judged" && r.static != "excluded":
+			t.Errorf("%s: static %q, want judged or excluded", pos, r.static)
+		case r.static == "excluded" && r.reason == "":
+			t.Errorf("%s: %s is excluded without a reason", pos, r.function)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("reading %s: %v", indexPath, err)
-	}
-	if len(notes) == 0 {
+	if len(rows) == 0 {
 		t.Fatalf("%s has no rows", indexPath)
 	}
+	return rows
+}
 
+// TestIndex checks the suite and its exclusions against our index: the
+// same tests in the same files, excluded for the same reasons.
+func TestIndex(t *testing.T) {
+	rows := readIndex(t)
+	for name, reason := range excluded {
+		if r, ok := rows[name]; !ok || r.static != "excluded" || r.reason != reason {
+			t.Errorf("%s is excluded (%s), but the index says %+v", name, reason, r)
+		}
+	}
 	s := prepare(t)
-	inSuite := make(map[string]Test)
+	inSuite := make(map[string]bool)
 	for _, tc := range s.Tests {
-		inSuite[tc.Name] = tc
-		note, ok := notes[tc.Name]
+		inSuite[tc.Name] = true
+		r, ok := rows[tc.Name]
 		switch {
 		case !ok:
 			t.Logf("%s is not in the index (newer Go release?)", tc.Name)
-		case tc.Excluded != "" && !strings.HasPrefix(note, "exclude"):
-			t.Errorf("%s is excluded (%s), but the index says %q", tc.Name, tc.Excluded, note)
+		case r.file != filepath.Base(tc.File):
+			t.Errorf("%s is in %s, the index says %s", tc.Name, filepath.Base(tc.File), r.file)
+		case r.static == "excluded" && tc.Excluded != r.reason:
+			t.Errorf("%s: Excluded = %q, the index says excluded: %s", tc.Name, tc.Excluded, r.reason)
+		case r.static == "judged" && tc.Excluded != "":
+			t.Errorf("%s is excluded (%s), but the index says it can be judged", tc.Name, tc.Excluded)
 		}
 	}
-	for name, note := range notes {
-		tc, ok := inSuite[name]
-		switch {
-		case !ok || !strings.HasPrefix(note, "exclude"):
-		case strings.HasPrefix(note, "exclude or load with -tags race"):
-			// The alternative is taken: the suite is loaded with -tags race
-			// (see the vet in TestPrepare), so the test can be judged.
-			if tc.Excluded != "" {
-				t.Errorf("%s is excluded (%s), but loading with -tags race suffices: %q", name, tc.Excluded, note)
-			}
-		case tc.Excluded == "":
-			t.Errorf("%s is not excluded, but the index says %q", name, note)
+	for name, r := range rows {
+		if !inSuite[name] && !skippedFiles[r.file] {
+			t.Logf("%s (%s) is not in this toolchain's suite (older Go release?)", name, r.file)
+		}
+		if skippedFiles[r.file] && r.static != "excluded" {
+			t.Errorf("%s: its file %s is not copied, but the index says it can be judged", name, r.file)
 		}
 	}
 }

@@ -140,6 +140,49 @@ func (p *param) inc() {
 	p.mu.Unlock()
 }
 
+// given: the holder's constructor stores a counter its caller allocated
+// for it, through two calls (makeGiven -> wrapGiven -> newGiven).
+type given struct {
+	mu sync.Mutex
+	gc *counter
+}
+
+func newGiven(c *counter) *given  { return &given{gc: c} }
+func wrapGiven(c *counter) *given { return newGiven(c) }
+func makeGiven() *given           { return wrapGiven(&counter{}) }
+
+func (g *given) inc() {
+	c := g.gc
+	g.mu.Lock()
+	c.n++ // @given
+	g.mu.Unlock()
+}
+
+// givenLoop: the caller passes one counter it allocated once to a
+// constructor it calls in a loop.
+type givenLoop struct {
+	mu sync.Mutex
+	lc *counter
+}
+
+func newGivenLoop(c *counter) *givenLoop { return &givenLoop{lc: c} }
+
+func makeGivenLoops() []*givenLoop {
+	c := &counter{}
+	var out []*givenLoop
+	for range 2 {
+		out = append(out, newGivenLoop(c))
+	}
+	return out
+}
+
+func (g *givenLoop) inc() {
+	c := g.lc
+	g.mu.Lock()
+	c.n++ // @givenloop
+	g.mu.Unlock()
+}
+
 func main() {
 	var wg sync.WaitGroup
 	run := func(fs ...func()) {
@@ -167,5 +210,8 @@ func main() {
 	q := &counter{}
 	q1, q2 := newParam(q), newParam(q)
 	run(s1.inc, s2.inc, r1.inc, r2.inc, ls[0].inc, ls[1].inc, p1.inc, p2.inc, q1.inc, q2.inc)
+	g1, g2 := makeGiven(), makeGiven()
+	gl := makeGivenLoops()
+	run(g1.inc, g2.inc, gl[0].inc, gl[1].inc)
 	wg.Wait()
 }

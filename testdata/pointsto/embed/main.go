@@ -17,8 +17,18 @@ func (b *Base) Set(p *int) {
 
 type Derived struct {
 	Base
+	Named
 	name string
 }
+
+// Named has a value-receiver method: calling it on *Derived through an
+// interface goes through a wrapper that go/ssa synthesizes, whose load of
+// the embedded value has no position.
+type Named struct{ label string }
+
+func (n Named) Label() string { return n.label }
+
+type labeler interface{ Label() string }
 
 func main() {
 	d := &Derived{} // @newD
@@ -27,4 +37,6 @@ func main() {
 	l.Lock()                     // @invoke
 	d.val = nil                  // @promoted
 	l.Unlock()
+	var lb labeler = d
+	_ = lb.Label()
 }

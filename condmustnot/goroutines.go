@@ -1,0 +1,133 @@
+package condmustnot
+
+import (
+	"fmt"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// GoroutineLocksets gives the locks that must be held at an access where
+// one abstract goroutine runs it: a function's entry lockset is met over
+// the calls made in that goroutine only, each from its caller's entry
+// lockset in that goroutine (the goroutine is the context of Naik's
+// context-sensitive locksets). A helper that the janitor goroutine calls
+// only with the cache's mutex held holds it there, even if a test calls
+// the same helper, in its own goroutine, without it.
+//
+// Sound: in goroutine g, every run of a function m that g did not start
+// with is called from a call site in a function g runs (a call stack
+// belongs to one goroutine; a go statement's function starts another), so
+// what all of g's calls of m hold is held at m's entry in g. Where the
+// calls form a cycle the recursion stops at the global entry lockset,
+// which every call meets into and so holds less.
+type GoroutineLocksets struct {
+	a       *analysis
+	of      func(m uint32) []uint32 // the goroutines that may run m
+	starts  func(g, m uint32) bool  // g starts by running m
+	callers [][]uint32              // by M: the call sites that may call it
+	root    []bool                  // by M: a root (a test, main): entered with nothing
+	entry   map[[2]uint32]lockset   // (m, g)
+	busy    map[[2]uint32]bool
+	before  map[string]map[ssa.Instruction]lockset // m and an entry lockset -> the lockset before each call and access
+}
+
+// ByGoroutine returns the locksets per goroutine, computed on demand: of
+// gives the goroutines that may run a function, starts whether a goroutine
+// starts by running it (mhp.Goroutines has both).
+func (l *Locksets) ByGoroutine(of func(m uint32) []uint32, starts func(g, m uint32) bool) *GoroutineLocksets {
+	a := l.flow
+	gl := &GoroutineLocksets{a: a, of: of, starts: starts, callers: make([][]uint32, len(a.entry)), root: make([]bool, len(a.entry)),
+		entry: map[[2]uint32]lockset{}, busy: map[[2]uint32]bool{}, before: map[string]map[ssa.Instruction]lockset{}}
+	for i, ms := range a.cg {
+		for _, m := range ms {
+			gl.callers[m] = append(gl.callers[m], i)
+		}
+	}
+	for _, is := range gl.callers {
+		slices.Sort(is) // the same meets in the same order, run after run
+	}
+	for _, t := range a.f.Tuples("entry") {
+		gl.root[t[0]] = true
+	}
+	return gl
+}
+
+// In returns the locks that must be held at access e where goroutine g
+// runs it, sorted by Ptr: at least those of Locksets.Access.
+func (gl *GoroutineLocksets) In(e, g uint32) []Held {
+	a := gl.a
+	m := a.f.AccessFunc(e)
+	if !a.flow[m] {
+		return nil
+	}
+	return slices.Clone(gl.lockset(m, g, a.f.Access(e)))
+}
+
+// lockset returns the lockset before instruction instr of m, in g.
+func (gl *GoroutineLocksets) lockset(m, g uint32, instr ssa.Instruction) lockset {
+	entry := gl.entryIn(m, g)
+	key := fmt.Sprint(m, entry)
+	before, ok := gl.before[key]
+	if !ok {
+		a := gl.a
+		before = map[ssa.Instruction]lockset{}
+		a.flowFrom(m, entry, func(instr ssa.Instruction, held lockset) {
+			if len(a.access[instr]) > 0 || len(a.calls[instr]) > 0 {
+				before[instr] = slices.Clone(held)
+			}
+		})
+		gl.before[key] = before
+	}
+	return before[instr]
+}
+
+// entryIn returns m's entry lockset in goroutine g.
+func (gl *GoroutineLocksets) entryIn(m, g uint32) lockset {
+	a := gl.a
+	key := [2]uint32{m, g}
+	if s, ok := gl.entry[key]; ok {
+		return s
+	}
+	if gl.busy[key] {
+		return a.entry[m] // a cycle of calls: the global entry, which holds less
+	}
+	gl.busy[key] = true
+	s := gl.meetCalls(m, g)
+	delete(gl.busy, key)
+	gl.entry[key] = s
+	return s
+}
+
+// meetCalls meets what the calls of m made in g pass in, as solve does
+// for all of them.
+func (gl *GoroutineLocksets) meetCalls(m, g uint32) lockset {
+	a := gl.a
+	if gl.root[m] || gl.starts(g, m) {
+		return nil
+	}
+	var out lockset
+	met := false
+	for _, i := range gl.callers[m] {
+		caller := a.f.Caller(i)
+		switch {
+		case a.goCall[i] || !slices.Contains(gl.of(caller), g):
+			continue // another goroutine's call, or one made in another goroutine
+		case a.defer_[i] || !a.flow[caller]:
+			return nil
+		}
+		s := a.translate(i, m, gl.lockset(caller, g, a.f.Call(i)))
+		if met {
+			out = meet(out, s)
+		} else {
+			out, met = s, true
+		}
+		if len(out) == 0 {
+			return nil
+		}
+	}
+	if !met {
+		return a.entry[m] // called in g only from code the dataflow does not see
+	}
+	return out
+}

@@ -1,0 +1,35 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"testing"
+)
+
+// BenchmarkWriteChain builds and writes the report of chainProgram(100):
+// one location, 15,050 access pairs, paths up to 100 calls long.
+func BenchmarkWriteChain(b *testing.B) {
+	r, res := analyze(b, writeModule(b, chainProgram(100)))
+	for _, bc := range []struct {
+		format   string
+		maxPaths int
+	}{{"text", DefaultMaxPaths}, {"text", 0}, {"json", DefaultMaxPaths}, {"json", 0}} {
+		b.Run(fmt.Sprintf("%s/paths=%d", bc.format, bc.maxPaths), func(b *testing.B) {
+			var out countingWriter
+			paths := 0
+			for b.Loop() {
+				rep := Build(r, res, Options{MaxPaths: bc.maxPaths})
+				write := rep.WriteText
+				if bc.format == "json" {
+					write = rep.WriteJSON
+				}
+				if err := write(io.Writer(&out)); err != nil {
+					b.Fatal(err)
+				}
+				paths += rep.b.paths.computed
+			}
+			b.ReportMetric(float64(out.n)/float64(b.N), "bytes/op")
+			b.ReportMetric(float64(paths)/float64(b.N), "paths/op")
+		})
+	}
+}

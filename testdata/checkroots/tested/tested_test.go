@@ -1,0 +1,5 @@
+package tested
+
+import "testing"
+
+func TestSet(t *testing.T) { Set() }

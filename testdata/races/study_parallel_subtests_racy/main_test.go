@@ -1,0 +1,17 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+func TestRecord(t *testing.T) {
+	rec := &recorder{}
+	for _, name := range []string{"a", "b", "c"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rec.record(name)
+			time.Sleep(10 * time.Millisecond)
+		})
+	}
+}
