@@ -1,7 +1,6 @@
 package main
 
 import (
-	"go/ast"
 	"go/format"
 	"slices"
 	"strings"
@@ -110,7 +109,6 @@ func TestShrink(t *testing.T) {
 	const src = `package main
 
 import (
-	"go/ast"
 	"sync"
 )
 
@@ -171,55 +169,6 @@ func hasAll(s string, parts []string) bool {
 	return true
 }
 
-// knownCauses are the causes of misses chordgo does not fix yet, each with
-// the testdata/races program that shows it (listed in races' knownWrong).
-// A miss with a line in a function a cause names is put down to it; the
-// test fails when no miss is put down to a cause, so that the list only
-// shrinks.
-var knownCauses = []struct {
-	why     string
-	matches func(fn *ast.FuncDecl) bool
-}{
-	{"goroutines started in a generic function (generic_func_loop_goroutines_racy)",
-		func(fn *ast.FuncDecl) bool { return fn.Type.TypeParams != nil }},
-	{"methods of a generic type run by several goroutines (generic_method_loop_goroutines_racy)",
-		func(fn *ast.FuncDecl) bool {
-			if fn.Recv == nil {
-				return false
-			}
-			star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
-			if !ok {
-				return false
-			}
-			_, generic := star.X.(*ast.IndexExpr)
-			return generic
-		}},
-}
-
-// cause returns the index in knownCauses of the cause of a miss, -1 if none.
-func cause(t *testing.T, src string, miss pair) int {
-	fset, file, err := parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, decl := range file.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok {
-			continue
-		}
-		from, to := fset.Position(fn.Pos()).Line, fset.Position(fn.End()).Line
-		if !(from <= miss[0] && miss[0] <= to) && !(from <= miss[1] && miss[1] <= to) {
-			continue
-		}
-		for i, c := range knownCauses {
-			if c.matches(fn) {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // TestDifferential runs the first 50 seeds' programs under the race
 // detector three times each and through chordgo: a race the detector
 // reports that chordgo does not is a soundness failure.
@@ -250,7 +199,10 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		for _, miss := range o.misses {
-			c := cause(t, o.src, miss)
+			c, err := explain(o.src, miss)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if c < 0 {
 				t.Errorf("seed %d: missed race at lines %v; the detector saw %v, chordgo found %v\n%s\n(go run ./internal/difftest -n 1 -seed %d shrinks it)",
 					seed, miss, o.detected, o.found, o.src, seed)
@@ -267,4 +219,54 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Logf("%d programs, %d with races the detector saw (%d races); chordgo reports %d races in %.1f s",
 		count, racy, detected, found, an.Seconds)
+}
+
+// TestExplain puts a miss down to generic code only when both of its
+// lines are in generic functions or methods of generic types.
+func TestExplain(t *testing.T) {
+	const src = `package main
+
+type box[V any] struct{ v V }
+
+func (b *box[V]) set(v V) { b.v = v }
+
+type pair[K comparable, V any] struct{ v V }
+
+func (p pair[K, V]) get() V { return p.v }
+
+func store[V any](b *box[V], v V) {
+	b.v = v
+}
+
+type plain struct{ v int }
+
+func (p *plain) set(v int) { p.v = v }
+
+func main() {
+	b := &box[int]{}
+	store(b, 1)
+	println(b.v)
+}
+`
+	for _, tc := range []struct {
+		name string
+		miss pair
+		want int
+	}{
+		{"generic method, generic function", pair{5, 12}, 0},
+		{"method of a two-parameter generic type, by value", pair{9, 9}, 0},
+		{"generic function and main", pair{12, 23}, -1},
+		{"method of a plain type", pair{17, 17}, -1},
+		{"outside any function", pair{3, 5}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := explain(src, tc.miss)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("explain(%v) = %d, want %d", tc.miss, got, tc.want)
+			}
+		})
+	}
 }

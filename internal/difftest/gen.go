@@ -57,12 +57,13 @@ type loc struct {
 
 type gen struct {
 	r        *rand.Rand
-	decls    []string // top-level declarations after the types
-	funcs    []string // helper functions
-	locs     []loc    // the program's locations, as main names them
-	used     map[string]bool
-	n        int // names made so far
-	stmts    int // statements made so far, to bound the size
+	decls    []string        // top-level declarations after the types
+	funcs    []string        // helper functions
+	locs     []loc           // the program's locations, as main names them
+	used     map[string]bool // locations named in the program
+	read     map[string]bool // of those, the ones not only assigned to (a local only assigned to does not compile)
+	n        int             // names made so far
+	stmts    int             // statements made so far, to bound the size
 	typeT    bool
 	typeBox  bool
 	generics bool // may use Box and generic helpers
@@ -82,7 +83,7 @@ func (g *gen) fresh(prefix string) string {
 func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
 
 func (g *gen) program() string {
-	g.used = map[string]bool{}
+	g.used, g.read = map[string]bool{}, map[string]bool{}
 	for range 2 + g.r.IntN(3) {
 		g.locs = append(g.locs, g.newLoc())
 	}
@@ -107,6 +108,9 @@ func (g *gen) program() string {
 	for _, l := range g.locs {
 		if l.local && g.used[l.expr] {
 			b.WriteString(l.decl + "\n")
+			if !g.read[l.expr] {
+				b.WriteString("_ = " + l.expr + "\n")
+			}
 		}
 	}
 	b.WriteString(strings.Join(body, "\n"))
@@ -210,6 +214,9 @@ func (g *gen) access(sc *scope, l loc, write, locked bool) string {
 		forms = slices.DeleteFunc(slices.Clone(forms), func(f string) bool { return strings.Contains(f, ".Inc()") })
 	}
 	form := forms[g.r.IntN(len(forms))]
+	if !strings.HasPrefix(form, "%[1]s = ") {
+		g.read[l.expr] = true
+	}
 	if strings.HasPrefix(form, "Setter(") {
 		g.typeT = true
 	}
@@ -246,7 +253,7 @@ func (g *gen) guarded(sc *scope) []string {
 		if l.kind != kindField && l.kind != kindMethod {
 			return []string{g.access(sc, l, write, false)}
 		}
-		g.used[l.expr] = true
+		g.used[l.expr], g.read[l.expr] = true, true
 		return []string{l.expr + ".mu.Lock()", g.access(sc, l, write, true), l.expr + ".mu.Unlock()"}
 	}
 }
@@ -453,7 +460,7 @@ func (g *gen) call(sc *scope, depth int) []string {
 	arg := ""
 	if param != nil {
 		arg = param.expr
-		g.used[arg] = true
+		g.used[arg], g.read[arg] = true, true
 		inner.locs = append(slices.Clone(globals), loc{kind: param.kind, expr: "p", local: true})
 	}
 	if len(inner.locs) == 0 {

@@ -30,15 +30,15 @@ func main() {
 	runs := flag.Int("runs", 3, "runs of each program under the race detector")
 	alone := flag.Int("alone", 0, "analyze the first `N` programs also one at a time, to time chordgo per program")
 	out := flag.String("out", "difftest-misses", "directory for the shrunk programs of the misses")
-	shrinks := flag.Int("shrink", 1, "shrink the first `N` programs with misses")
+	shrinks := flag.Int("shrink", 1, "shrink the first `N` programs with misses no known cause explains")
 	generics := flag.Bool("generics", true, "generate generic types and functions")
 	printOnly := flag.Bool("print", false, "print the program of -seed and exit")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./internal/difftest [-n N] [-seed S] [-batch B] [-runs R] [-alone A] [-shrink N] [-out dir] [-generics=false]\n\n"+
 			"Generates programs from seeds S, S+1, ..., runs each under the race detector R times\n"+
 			"and analyzes them with chordgo; a race the detector reports that chordgo does not is a\n"+
-			"miss: its program is printed with its seed, and the first ones are shrunk and written to\n"+
-			"the -out directory.\n"+
+			"miss: its program is printed with its seed, and the first ones no known cause explains\n"+
+			"are shrunk and written to the -out directory.\n"+
 			"Exit status 1 if there was a miss, a program failed, or chordgo took more than 10 s on one.\n\n")
 		flag.PrintDefaults()
 	}
@@ -75,6 +75,8 @@ type session struct {
 	// and their programs
 	found, foundSeen, misses, unseen, unseenProgs int
 	missSeeds, failSeeds                          []uint64
+	byCause                                       []int              // misses put down to each of knownCauses
+	newMissSeeds                                  []uint64           // programs with a miss no known cause explains
 	slow                                          map[uint64]float64 // seed -> chordgo's time alone, 0: did not end
 	batchSeconds, aloneSeconds                    []float64          // chordgo's time per program
 }
@@ -83,6 +85,7 @@ type session struct {
 // analyzes the first alone programs also one at a time.
 func (s *session) run(seed uint64, n, size, alone int) error {
 	s.slow = map[uint64]float64{}
+	s.byCause = make([]int, len(knownCauses))
 	for first := 0; first < n; first += size {
 		count := min(size, n-first)
 		var srcs []string
@@ -177,6 +180,22 @@ func (s *session) record(seed uint64, o *outcome) error {
 	s.misses += len(o.misses)
 	s.missSeeds = append(s.missSeeds, seed)
 	fmt.Fprintf(os.Stderr, "difftest: seed %d: %s\n%s\n", seed, o.describe(), o.src)
+	explained := true
+	for _, miss := range o.misses {
+		c, err := explain(o.src, miss)
+		if err != nil {
+			return err
+		}
+		if c < 0 {
+			explained = false
+			continue
+		}
+		s.byCause[c]++
+	}
+	if explained {
+		return nil // its testdata/races programs are there already
+	}
+	s.newMissSeeds = append(s.newMissSeeds, seed)
 	if s.shrinks == 0 {
 		return nil
 	}
@@ -197,7 +216,7 @@ func (s *session) record(seed uint64, o *outcome) error {
 }
 
 // keepMiss returns the index of the first program that compiles, runs
-// and still has a race chordgo misses, or -1.
+// and still has a race chordgo misses that no known cause explains, or -1.
 func (s *session) keepMiss(srcs []string) (int, error) {
 	fmt.Fprintf(os.Stderr, "difftest: shrinking: %d variants of %d lines or more\n", len(srcs), strings.Count(srcs[0], "\n"))
 	dir, err := os.MkdirTemp("", "difftest-shrink")
@@ -209,7 +228,17 @@ func (s *session) keepMiss(srcs []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return slices.IndexFunc(outs, func(o *outcome) bool { return o.compiled && o.fail == "" && len(o.misses) > 0 }), nil
+	for i, o := range outs {
+		if !o.compiled || o.fail != "" {
+			continue
+		}
+		for _, miss := range o.misses {
+			if c, err := explain(o.src, miss); err != nil || c < 0 {
+				return i, err
+			}
+		}
+	}
+	return -1, nil
 }
 
 // analyzeChild is the child process's side of analyzeInChild: it prints
@@ -308,6 +337,10 @@ func (s *session) summary() {
 	fmt.Fprintf(w, "races seen by the detector: %d in %d programs (reports not placed in the program: %d)\n", s.detected, s.racy, s.other)
 	fmt.Fprintf(w, "races found by chordgo: %d, of which the detector saw %d\n", s.found, s.foundSeen)
 	fmt.Fprintf(w, "misses: %d in %d programs (seeds %v)\n", s.misses, len(s.missSeeds), s.missSeeds)
+	for i, c := range knownCauses {
+		fmt.Fprintf(w, "  %d put down to %s\n", s.byCause[i], c.why)
+	}
+	fmt.Fprintf(w, "  programs with a miss no known cause explains: %d (seeds %v)\n", len(s.newMissSeeds), s.newMissSeeds)
 	fmt.Fprintf(w, "chordgo races the detector never saw in %d runs: %d in %d programs\n", s.runs, s.unseen, s.unseenProgs)
 	fmt.Fprintf(w, "chordgo seconds per program, batches of %d (load included): median %.2f, max %.2f over %d batches\n",
 		s.size, median(s.batchSeconds), slices.Max(append([]float64{0}, s.batchSeconds...)), len(s.batchSeconds))
