@@ -16,10 +16,13 @@ const maxContexts = 5_000_000
 // analysis is chordgo's verdict on the programs of a batch.
 type analysis struct {
 	Seconds float64
-	Races   map[string][]pair // program -> races with both accesses in its file
-	// Slow has the programs that took more than slowLimit alone, with
-	// their time; 0 if chordgo did not end (analyzeInChild), and then
-	// they have no races.
+	// CPUSeconds is the child process's user and system time
+	// (childAnalysis): on a loaded machine the wall time says little.
+	CPUSeconds float64
+	Races      map[string][]pair // program -> races with both accesses in its file
+	// Slow has the programs that took more than slowLimit alone, in wall
+	// and in CPU time, with their wall time; 0 if chordgo did not end
+	// (analyzeInChild), and then they have no races.
 	Slow map[string]float64
 }
 
