@@ -96,6 +96,7 @@ const genericInstanceCause = "races.classify counts an access in a function with
 // right yet, and why. The test fails when one of them comes out right, so
 // that the list only shrinks.
 var knownWrong = map[string]string{
+	"closure_call_unlocked_loop_racy":     "missed (internal/difftest seed 1192): the lock stage drops it (-locks=false reports it): set, reached from the loop's goroutines two calls deep (through f) with no lock, is taken to hold mu as the other goroutine's call does; set called directly is reported (helper_unlocked_two_calls_deep_racy is likely the same fault)",
 	"cond":                                "sync.Cond is not modeled",
 	"cond_write_after_signal_racy":        "sync.Cond is not modeled: the race is found, and a false one with it",
 	"context_cancel":                      "context cancellation (close inside the context package) is not modeled",
