@@ -145,17 +145,57 @@ func TestAgreesWithK3(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, want := racePositions(demand), racePositions(k3)
+	f := demand.PointsTo.Facts
+	disagree := map[string]bool{} // knownK1Misses programs that disagree
 	for _, r := range want {
 		if !slices.Contains(got, r) {
+			if p := knownK1Miss(f, k3.Races.Races, r); p != "" {
+				disagree[p] = true
+				continue
+			}
 			t.Errorf("k = 3 reports %s, the loop does not", r)
 		}
 	}
 	for _, r := range got {
 		if !slices.Contains(want, r) {
+			if p := knownK1Miss(f, demand.Races.Races, r); p != "" {
+				disagree[p] = true
+				continue
+			}
 			t.Errorf("the loop reports %s, which k = 3 proves absent", r)
 		}
 	}
+	for p, why := range knownK1Misses {
+		if !disagree[p] {
+			t.Errorf("the loop agrees with k = 3 on %s now; remove it from knownK1Misses (%s)", p, why)
+		}
+	}
 	t.Logf("%d races; %d iterations", len(got), len(demand.Iterations))
+}
+
+// knownK1Misses are testdata/races programs (found by internal/difftest)
+// whose races mhp misses at k = 1, so that the loop, which refines only
+// where races remain, never finds them, while k = 3 does; races' knownWrong
+// has each cause. The test fails when one agrees, so the list only shrinks.
+var knownK1Misses = map[string]string{
+	"nested_go_two_runs_racy":      "one abstract goroutine for the works of f's two runs",
+	"nested_go_two_runs_chan_racy": "one abstract goroutine and channel for f's two runs",
+	"waitgroup_go_nested_racy":     "one abstract goroutine for the closures of both wg.Go calls",
+}
+
+// knownK1Miss returns the knownK1Misses program of a race among rs
+// that describe describes as r, or "".
+func knownK1Miss(f *pointsto.Facts, rs []races.Race, r string) string {
+	for _, race := range rs {
+		if describe(f, race) != r {
+			continue
+		}
+		p := filepath.Base(filepath.Dir(f.AccessPos(race.Accesses[0].E).Filename))
+		if _, ok := knownK1Misses[p]; ok {
+			return p
+		}
+	}
+	return ""
 }
 
 // TestShortcuts checks the loop's shortcuts on testdata/races against what
