@@ -56,12 +56,25 @@ func (l *Locksets) ByGoroutine(of func(m uint32) []uint32, starts func(g, m uint
 // In returns the locks that must be held at access e where goroutine g
 // runs it, sorted by Ptr: at least those of Locksets.Access.
 func (gl *GoroutineLocksets) In(e, g uint32) []Held {
-	a := gl.a
-	m := a.f.AccessFunc(e)
-	if !a.flow[m] {
+	f := gl.a.f
+	return gl.heldBefore(f.AccessFunc(e), g, f.Access(e))
+}
+
+// AtCall returns the locks that must be held just before call site i (a
+// P id) where goroutine g makes it, sorted by Ptr: the locks held on that
+// frame of a call path.
+func (gl *GoroutineLocksets) AtCall(i, g uint32) []Held {
+	f := gl.a.f
+	return gl.heldBefore(f.Caller(i), g, f.Call(i))
+}
+
+// heldBefore returns a copy of the lockset before instruction instr of m, in
+// g; none where the dataflow does not run.
+func (gl *GoroutineLocksets) heldBefore(m, g uint32, instr ssa.Instruction) []Held {
+	if !gl.a.flow[m] {
 		return nil
 	}
-	return slices.Clone(gl.lockset(m, g, a.f.Access(e)))
+	return slices.Clone(gl.lockset(m, g, instr))
 }
 
 // lockset returns the lockset before instruction instr of m, in g.

@@ -4,7 +4,7 @@
 //
 // It takes a [pointsto.Analyzer] (loading, SSA, facts and the
 // context-insensitive pass, which do not depend on Sigma and are computed
-// once) and gives the last run's points-to and races, the final Sigma, and
+// once; [Analyze] makes one from package patterns) and gives the last run's points-to and races, the final Sigma, and
 // per iteration the sites per k value (Table 4.3), the estimated and the
 // enumerated size of the set A of abstract contexts and objects (Table
 // 4.4), the race pairs (Table 4.5) and the time.
@@ -15,7 +15,10 @@
 // repeat a site give the next Sigma: every site in the object, allocation
 // sites and the call sites that Go's hybrid contexts hold (DESIGN.md,
 // section 3), gets k = the object's length + 1. The loop stops when Sigma
-// does not change.
+// does not change, or when Options.Patience runs in a row (default 2)
+// removed no race pair: the false races have stopped falling away.
+// Stopping early is sound, as every run is; it only keeps races a longer
+// loop might drop.
 //
 // Two shortcuts save most of the loop's time:
 //

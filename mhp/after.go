@@ -33,16 +33,28 @@ func (o *Order) after(x ssa.Instruction, g uint32) *afterSet {
 	if s, ok := o.afters[key]; ok {
 		return s
 	}
-	s := o.fixpoint(g, may, true)
+	s := o.fixpoint(g, may, true, o.onceReturns(key.fn))
 	o.afters[key] = s
 	return s
 }
 
-func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool) *afterSet {
+// fixpoint computes what happens after a point of goroutine g with may
+// before it, from the events known to happen after it (seed, or nil); with
+// match false, acquires are not matched with their partners (basicAfter).
+// Termination: each round that goes on adds an event to s.A or a goroutine
+// to s.W, and neither set loses members, so there are at most
+// |events| + |goroutines| + 1 rounds. The recursion through basicAfter is
+// one level deep: basicAfter runs fixpoint with match false, which never
+// calls basicAfter again.
+func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool, seed *bitset.BitSet) *afterSet {
 	s := &afterSet{W: bitset.New(uint(len(o.gs.List))), A: bitset.New(uint(len(o.events)))}
+	if seed != nil {
+		s.A.InPlaceUnion(seed)
+	}
 	single := o.gs.List[g].Single
 	for changed := true; changed; {
 		changed = false
+		o.work += uint64(len(o.events) + len(o.bySite))
 		for id := range o.events {
 			if s.A.Test(uint(id)) || !o.eventAfter(uint32(id), g, single, may, s, match) {
 				continue
@@ -117,6 +129,11 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 // ever started through a goroutine of the set. For the last: by induction
 // on time, the earliest start of a goroutine of the set is by one of the
 // others, after x, and every later start descends from a start after x.
+//
+// Termination: each round keeps a subset of the last round's set and
+// stops when it keeps all of it, so there are at most as many rounds as
+// the site has goroutines; a round costs one search over the goroutines
+// (startedAvoiding) and a look at each member's parents.
 func (o *Order) startedAfter(site []uint32, g uint32, single bool, may *bitset.BitSet, s *afterSet) []uint32 {
 	var set []uint32
 	for _, g2 := range site {
@@ -125,9 +142,16 @@ func (o *Order) startedAfter(site []uint32, g uint32, single bool, may *bitset.B
 		}
 	}
 	for len(set) > 0 {
+		var free *bitset.BitSet // startedAvoiding(set), when it is needed
+		onlyBySet := func(t uint32) bool {
+			if free == nil {
+				free = o.startedAvoiding(set)
+			}
+			return !free.Test(uint(t))
+		}
 		kept := make([]uint32, 0, len(set))
 		for _, g2 := range set {
-			if o.startsAfter(g2, set, g, single, may, s) {
+			if o.startsAfter(g2, g, single, may, s, onlyBySet) {
 				kept = append(kept, g2)
 			}
 		}
@@ -140,45 +164,55 @@ func (o *Order) startedAfter(site []uint32, g uint32, single bool, may *bitset.B
 }
 
 // startsAfter reports whether every goroutine that may start g2 does so
-// after x (see startedAfter).
-func (o *Order) startsAfter(g2 uint32, set []uint32, g uint32, single bool, may *bitset.BitSet, s *afterSet) bool {
+// after x (see startedAfter); onlyBySet tells whether a goroutine can only
+// be started through a goroutine of the set.
+func (o *Order) startsAfter(g2, g uint32, single bool, may *bitset.BitSet, s *afterSet, onlyBySet func(uint32) bool) bool {
 	parents := o.gs.List[g2].Parents
 	if len(parents) == 0 || len(o.starts[g2]) == 0 {
 		return false // started from where we do not see
 	}
 	for _, t := range parents {
+		o.work++
 		inOrder := t == g && single && !slices.ContainsFunc(o.starts[g2], func(ev uint32) bool { return may.Test(uint(ev)) })
-		if !s.W.Test(uint(t)) && !inOrder && !o.startedOnlyBy(t, set) {
+		if !s.W.Test(uint(t)) && !inOrder && !onlyBySet(t) {
 			return false
 		}
 	}
 	return true
 }
 
-// startedOnlyBy reports whether goroutine t can only be started through a
-// goroutine of set: every chain of parents from t up to a root passes
-// through one.
-func (o *Order) startedOnlyBy(t uint32, set []uint32) bool {
-	seen := map[uint32]bool{t: true}
-	stack := []uint32{t}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if slices.Contains(set, x) {
-			continue
+// startedAvoiding returns the goroutines that a chain of starts reaches
+// from a goroutine without parents (a root, or one started from where we
+// do not see) without passing through a goroutine of set: the others can
+// only be started through the set. Termination: a search that visits each
+// goroutine at most once, so its work is at most the number of
+// goroutines plus the number of parent links.
+func (o *Order) startedAvoiding(set []uint32) *bitset.BitSet {
+	n := uint(len(o.gs.List))
+	in := bitset.New(n)
+	for _, g := range set {
+		in.Set(uint(g))
+	}
+	free := bitset.New(n)
+	var work []uint32
+	for g := range o.gs.List {
+		if len(o.gs.List[g].Parents) == 0 && !in.Test(uint(g)) {
+			free.Set(uint(g))
+			work = append(work, uint32(g))
 		}
-		parents := o.gs.List[x].Parents
-		if len(parents) == 0 {
-			return false // a root, or started from where we do not see
-		}
-		for _, p := range parents {
-			if !seen[p] {
-				seen[p] = true
-				stack = append(stack, p)
+	}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range o.children[x] {
+			o.work++
+			if !free.Test(uint(c)) && !in.Test(uint(c)) {
+				free.Set(uint(c))
+				work = append(work, c)
 			}
 		}
 	}
-	return true
+	return free
 }
 
 // basicAfter is what happens after acquire id without matching partners,
@@ -192,7 +226,7 @@ func (o *Order) basicAfter(id uint32) *afterSet {
 	var s *afterSet
 	if threads := o.gs.Of(ev.fn); len(threads) == 1 && o.gs.List[threads[0]].Single {
 		may := o.may(ev.instr).Clone().Set(uint(id))
-		s = o.fixpoint(threads[0], may, false)
+		s = o.fixpoint(threads[0], may, false, nil)
 	}
 	o.basic[id] = s
 	return s
@@ -218,10 +252,11 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 	if !gs.SameProgram(ga, gb) {
 		return true // separate processes
 	}
-	if ga == gb && gs.List[ga].Single {
+	if ga == gb && (gs.List[ga].Single || a.Parent() == b.Parent() && o.oneInstance(o.funcOf(a), ga)) {
 		return true // one goroutine runs one instruction at a time
 	}
-	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) {
+	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.sameOnceRun(a, b) ||
+		o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {

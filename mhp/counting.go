@@ -129,8 +129,12 @@ func (o *Order) sendsBefore(sends []uint32) map[uint32]int {
 	}
 	limit := len(sends) + 1 // counts beyond the number of sites do not matter
 	count := map[uint32]int{}
+	// Termination: a block's count starts unreached, then only falls (a
+	// minimum over predecessors) and stays within [0, limit], so it changes
+	// at most limit+2 times; a round without a change is the last.
 	for changed := true; changed; {
 		changed = false
+		o.work += uint64(len(fn.Blocks))
 		for _, b := range fn.Blocks {
 			n := unreached
 			if b.Index == 0 {

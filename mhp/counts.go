@@ -10,9 +10,10 @@ import (
 // whose go statement runs at most once is single; an object whose
 // allocation runs at most once is unique.
 type counts struct {
-	n     map[[2]uint32]uint8 // (context, function) -> runs
-	f     *pointsto.Facts
-	loops map[*ssa.BasicBlock]bool
+	n      map[[2]uint32]uint8 // (context, function) -> runs
+	totals map[uint32]uint8    // function -> runs over all contexts (total)
+	f      *pointsto.Facts
+	loops  map[*ssa.BasicBlock]bool
 }
 
 func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, m}] }
@@ -42,10 +43,12 @@ func countRuns(r *pointsto.Result) *counts {
 	base := map[[2]uint32]uint8{}
 	var work [][2]uint32
 	for _, t := range f.Tuples("entry") {
-		node := [2]uint32{pointsto.Epsilon, t[0]}
+		node := [2]uint32{r.EntryContext(t[0]), t[0]}
 		base[node]++
 		work = append(work, node)
 	}
+	// Termination: a count only rises (its inputs do) and is capped at 2,
+	// so a node changes, and requeues its successors, at most twice.
 	for len(work) > 0 {
 		node := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -75,4 +78,16 @@ func (cn *counts) inLoop(b *ssa.BasicBlock) bool {
 		cn.loops[b] = v
 	}
 	return v
+}
+
+// total bounds how many times function m runs in one execution, over all
+// its contexts: 0, 1, or 2 for "more than once".
+func (cn *counts) total(m uint32) uint8 {
+	if cn.totals == nil {
+		cn.totals = map[uint32]uint8{}
+		for k, v := range cn.n {
+			cn.totals[k[1]] = min(cn.totals[k[1]]+v, 2)
+		}
+	}
+	return cn.totals[m]
 }

@@ -23,7 +23,7 @@
 // # Happens-before
 //
 // Events are go statements, channel operations, WaitGroup.Add, Done and
-// Wait, Lock and Unlock of a sync.Mutex (or a sync.RWMutex's write lock),
+// Wait, Once.Do, Lock and Unlock of a sync.Mutex (or a sync.RWMutex's write lock),
 // the closed branch of a comma-ok receive, and the branch an atomic
 // operation takes only after reading a value another atomic operation
 // stored. A dataflow over each function's CFG and the call graph gives, at
@@ -65,6 +65,16 @@
 //     goroutine instance. This assumes the WaitGroup rule of its
 //     documentation: Adds that start from a zero counter happen before the
 //     Wait.
+//   - Once.Do on a Once object that exists once and that no plain write
+//     resets returns after every access inside the one run of its f (a
+//     function all of whose calls come from that f, directly or through
+//     such functions), and two accesses inside that run are in one
+//     goroutine (once.go);
+//   - a WaitGroup in the object both accesses reach their location
+//     through (a singleflight-style call): a in the activation that
+//     allocated the object and counted it with Add before handing it on,
+//     every Done that may use the WaitGroup after a there, and b after a
+//     Wait on that WaitGroup of the same object (waitgroup.go);
 //   - inits run before every root; tests run one after another, except two
 //     tests that both (may) call t.Parallel;
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
@@ -88,16 +98,35 @@
 // an atomic Load waits for include pointers that are never nil (notNil). Code that never runs, and loops whose body runs at most once,
 // come from pointsto (Facts.Live, Facts.Repeats).
 //
+// Besides happens-before, two accesses of one function literal that runs
+// in at most one instance of a goroutine are ordered: the literal is
+// handed once to one call of a function whose go statement starts the
+// goroutine to call it (errgroup's and WaitGroup's Go; handed.go).
+//
 // Besides happens-before, Order.Apart (instances.go) tells two instances of
 // one go statement apart when they reach a location through a value that
 // differs at every run of the statement: an object allocated anew before
 // each run, or a loop counter indexing a whole array.
 //
+// # Termination and work
+//
+// Every fixpoint and search carries, next to it, why it ends: a worklist
+// or round-robin dataflow over a finite lattice in which each set only
+// grows or only shrinks, or a search that visits each goroutine once.
+// The work is polynomial in the goroutines, events, functions and blocks;
+// what Ordered asks again and again is memoized: after per goroutine,
+// function and may set, oncePerInstance, each goroutine's chain closure,
+// and chained's conditions per pair of distinct closures (chainOf: asked
+// anew for every query, it made the default run on a ring of goroutines
+// that start one another slow, issue 10). [Order.Work] counts the steps,
+// for tests to bound (demand.TestChainWork).
+//
 // Not modeled (pairs stay unordered, which is sound): the buffered
 // channel's k-th receive before send k+C elsewhere (condmustnot proves a
 // channel of capacity 1 used as a lock), Unlock before a Lock that no Lock is known to
 // precede (condmustnot proves mutual exclusion instead), RLock and
-// RUnlock, sync.Once, sync.Cond, the part of a parallel test before its
+// RUnlock, a sync.Once that may stand for several (a field of objects
+// made in a loop) or whose f is also called elsewhere, sync.Cond, the part of a parallel test before its
 // t.Parallel call (the whole test counts as parallel), timers' channels, a
 // timer stopped and reset (its callback counts from the AfterFunc call),
 // context cancellation, and values other than constants (a flag set under

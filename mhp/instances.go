@@ -90,6 +90,8 @@ func instanceKey(instr ssa.Instruction, site *ssa.Go) (key, bool) {
 	default:
 		return key{}, false
 	}
+	// Termination: each step moves to the base of an address instruction,
+	// defined before it; anything else ends the walk.
 	for {
 		switch a := v.(type) {
 		case *ssa.FieldAddr:
@@ -111,7 +113,8 @@ func instanceKey(instr ssa.Instruction, site *ssa.Go) (key, bool) {
 // resolve returns the value, in the function that runs go statement site,
 // that v, in the function site calls, always equals: the value bound to a
 // parameter or free variable, or the one value ever stored in a captured
-// variable; or nil.
+// variable; or nil. Termination: the recursion goes from a load to its
+// operand, defined before it, and stops at anything but a load.
 func resolve(v ssa.Value, site *ssa.Go) ssa.Value {
 	if load, ok := v.(*ssa.UnOp); ok {
 		if cell, ok := resolve(load.X, site).(*ssa.Alloc); ok && load.Op == token.MUL {
@@ -164,6 +167,7 @@ func wholeArray(x ssa.Value, site *ssa.Go) bool {
 	if ptr, ok := x.Type().Underlying().(*types.Pointer); !ok || !isArray(ptr.Elem()) {
 		return false
 	}
+	// Termination: as in instanceKey, each step moves to an address's base.
 	for {
 		switch a := x.(type) {
 		case *ssa.FieldAddr:

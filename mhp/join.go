@@ -1,6 +1,7 @@
 package mhp
 
 import (
+	"encoding/binary"
 	"go/token"
 	"slices"
 
@@ -30,43 +31,71 @@ func (o *Order) joinedPair(a ssa.Instruction, ga uint32, b ssa.Instruction, gb u
 // the instances form one chain from one first instance, and of two
 // instances the earlier one's access comes before the go event that leads
 // to the later one.
+//
+// Only the last condition depends on a and b: the rest is decided once per
+// pair of goroutines (chainOf), and once per set S (chainOfMembers).
 func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
-	accesses := map[uint32][]ssa.Instruction{ga: {a}}
-	accesses[gb] = append(accesses[gb], b)
-	members := map[uint32]bool{ga: true, gb: true}
-	for changed := true; changed; {
-		changed = false
-		for g := range members {
-			for _, e := range o.starts[g] {
-				ev := &o.events[e]
-				for _, p := range o.gs.List[g].Parents {
-					if !members[p] && o.gs.List[p].Kind == GoGoroutine && slices.Contains(o.gs.Of(ev.fn), p) && o.oncePerInstance(ev.instr, p) {
-						members[p] = true
-						changed = true
-					}
-				}
-			}
-		}
+	c := o.chainOf(ga, gb)
+	if !c.ok {
+		return false
 	}
+	// The next instance may start before the access.
+	if e, ok := c.inside[ga]; ok && o.may(a).Test(uint(e)) {
+		return false
+	}
+	if e, ok := c.inside[gb]; ok && o.may(b).Test(uint(e)) {
+		return false
+	}
+	return true
+}
+
+// chain is what chained decides for a set S of goroutines: whether it
+// forms one chain, and the go event each member runs that starts members.
+type chain struct {
+	ok     bool
+	inside map[uint32]uint32 // member -> the go event it runs that starts members
+}
+
+// chainOf decides chained's conditions that do not depend on the accesses,
+// for the pair {ga, gb}. S is the union of the chain closures of ga and gb
+// (chainClosure): the rule that adds a goroutine looks at one member only.
+// Goroutines on one ring share their closure, so the check is kept per
+// pair of distinct closures: a pair of goroutines then costs two lookups,
+// not a union and a pass over S's starts.
+func (o *Order) chainOf(ga, gb uint32) *chain {
+	ca, cb := o.chainClosure(ga), o.chainClosure(gb)
+	key := [2]uint32{min(ca, cb), max(ca, cb)}
+	if c, ok := o.chains[key]; ok {
+		return c
+	}
+	c := o.chainOfMembers(o.closureSets[ca].Union(o.closureSets[cb]))
+	o.chains[key] = c
+	return c
+}
+
+// chainOfMembers checks chained's conditions on the starts of the set S,
+// members.
+func (o *Order) chainOfMembers(members *bitset.BitSet) *chain {
 	type start struct{ e, p uint32 }
 	outside := map[int][]start{}  // by program: the starts from outside S
 	inside := map[uint32]uint32{} // member -> the go event it runs that starts members
-	for g := range members {
+	for g, ok := members.NextSet(0); ok; g, ok = members.NextSet(g + 1) {
 		if o.gs.List[g].Kind != GoGoroutine {
-			return false
+			return &chain{}
 		}
 		for _, e := range o.starts[g] {
 			ev := &o.events[e]
 			for _, p := range o.gs.List[g].Parents {
+				o.work++
 				if !slices.Contains(o.gs.Of(ev.fn), p) {
 					continue // p starts g through another event
 				}
 				if !o.oncePerInstance(ev.instr, p) {
-					return false
+					return &chain{}
 				}
-				if !members[p] {
+				if !members.Test(uint(p)) {
 					if !o.gs.List[p].Single {
-						return false
+						return &chain{}
 					}
 					for _, prog := range o.gs.List[p].Programs {
 						if !slices.Contains(outside[prog], start{e, p}) {
@@ -76,23 +105,58 @@ func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 					continue
 				}
 				if prev, ok := inside[p]; ok && prev != e {
-					return false
+					return &chain{}
 				}
 				inside[p] = e
-				for _, x := range accesses[p] {
-					if o.may(x).Test(uint(e)) {
-						return false // the next instance may start before the access
-					}
-				}
 			}
 		}
 	}
 	for _, starts := range outside {
 		if len(starts) > 1 {
-			return false
+			return &chain{}
 		}
 	}
-	return true
+	return &chain{ok: true, inside: inside}
+}
+
+// chainClosure returns the least set that holds g and every goroutine of
+// kind GoGoroutine that runs, at most once per instance, a go event
+// starting a member, as an index into closureSets (equal sets, one index).
+// Termination: a worklist that only adds goroutines not yet in the set,
+// so each goroutine is expanded at most once; the work is at most the sum
+// over goroutines of starts times parents.
+func (o *Order) chainClosure(g uint32) uint32 {
+	if id, ok := o.closureOf[g]; ok {
+		return id
+	}
+	members := bitset.New(uint(len(o.gs.List))).Set(uint(g))
+	for work := []uint32{g}; len(work) > 0; {
+		m := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range o.starts[m] {
+			ev := &o.events[e]
+			for _, p := range o.gs.List[m].Parents {
+				o.work++
+				if !members.Test(uint(p)) && o.gs.List[p].Kind == GoGoroutine && slices.Contains(o.gs.Of(ev.fn), p) && o.oncePerInstance(ev.instr, p) {
+					members.Set(uint(p))
+					work = append(work, p)
+				}
+			}
+		}
+	}
+	words := members.Words()
+	key := make([]byte, 0, 8*len(words))
+	for _, w := range words {
+		key = binary.LittleEndian.AppendUint64(key, w)
+	}
+	id, ok := o.closureIDs[string(key)]
+	if !ok {
+		id = uint32(len(o.closureSets))
+		o.closureSets = append(o.closureSets, members)
+		o.closureIDs[string(key)] = id
+	}
+	o.closureOf[g] = id
+	return id
 }
 
 // oncePerInstance reports whether instruction x runs at most once in each
@@ -100,6 +164,22 @@ func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 // entry function or is called, of the functions g runs, only from one call
 // site in g's entry function, not in a loop.
 func (o *Order) oncePerInstance(x ssa.Instruction, g uint32) bool {
+	key := onceKey{x, g}
+	if v, ok := o.perInstance[key]; ok {
+		return v
+	}
+	v := o.runsOncePerInstance(x, g)
+	o.perInstance[key] = v
+	return v
+}
+
+type onceKey struct {
+	x ssa.Instruction
+	g uint32
+}
+
+func (o *Order) runsOncePerInstance(x ssa.Instruction, g uint32) bool {
+	o.work++
 	entry := o.entryOf(g)
 	if entry == nil || o.f.Repeats(x.Block()) {
 		return false
@@ -451,8 +531,12 @@ func (o *Order) pendingIn(fn *ssa.Function) []*bitset.BitSet {
 	for i := range fn.Blocks {
 		in[i], out[i] = bitset.New(n), bitset.New(n)
 	}
+	// Termination: pendingStep is monotone and the out sets only grow
+	// inside the go events, so a round that changes none comes after at
+	// most |events|·|blocks| rounds that do.
 	for changed := true; changed; {
 		changed = false
+		o.work += uint64(len(fn.Blocks))
 		for _, b := range fn.Blocks {
 			set := bitset.New(n)
 			for _, p := range b.Preds {

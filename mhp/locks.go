@@ -79,9 +79,9 @@ func (o *Order) lockEvents() {
 //
 // Left out, as the rule needs every way l becomes unlocked to be an
 // Unlock event: a mutex that a go statement may unlock, and one that a
-// write that is not atomic may touch (mhp.dl's mutexWritten).
+// write that is not atomic may touch (mhp.dl's stateWritten).
 func (o *Order) lockAcquires(unique *bitset.BitSet) {
-	for t := range o.gs.Tuples("mutexWritten") {
+	for t := range o.gs.Tuples("stateWritten") {
 		o.unmodeled[t[0]] = true
 	}
 	var locks, unlocks []uint32

@@ -43,11 +43,14 @@ const (
 	evAtomicWrite           // an atomic write that an evObserved may observe
 	evLock                  // a call of Lock on a sync.Mutex or sync.RWMutex
 	evUnlock                // a call of Unlock on a sync.Mutex or sync.RWMutex
+	evOnce                  // a call of sync.Once.Do, which returns after f has completed (once.go)
 )
 
-// tracked reports whether acq follows the event: acquires, and the Adds and
-// Locks other rules ask about.
-func (e *event) tracked() bool { return e.acquire || e.kind == evAdd || e.kind == evLock }
+// tracked reports whether acq follows the event: acquires, and the Adds,
+// Locks and Dos other rules ask about.
+func (e *event) tracked() bool {
+	return e.acquire || e.kind == evAdd || e.kind == evLock || e.kind == evOnce
+}
 
 // Order decides whether one access happens before another by Go's
 // happens-before (the Go memory model, go.dev/ref/mem).
@@ -99,6 +102,18 @@ type Order struct {
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
 	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
 	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
+	once      *onceRuns // the functions that run inside one run of a sync.Once's f (once.go)
+	chains    map[[2]uint32]*chain // by pair of chain closures, the lower first (chainOf)
+	closureOf map[uint32]uint32    // by goroutine: its chain closure (chainClosure)
+	// closureSets are the distinct chain closures, closureIDs their
+	// indexes by the sets' words.
+	closureSets []*bitset.BitSet
+	closureIDs  map[string]uint32
+	perInstance map[onceKey]bool // oncePerInstance
+	children    [][]uint32       // by goroutine: the goroutines it may start
+
+	// work counts the steps of the fixpoints and searches (see Work).
+	work uint64
 }
 
 type afterKey struct {
@@ -118,16 +133,31 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
 		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
-		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{}}
+		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{},
+		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{}}
+	o.children = make([][]uint32, len(gs.List))
+	for g, gr := range gs.List {
+		for _, p := range gr.Parents {
+			o.children[p] = append(o.children[p], uint32(g))
+		}
+	}
 	o.cg = o.callGraph()
 	o.findEvents(r)
 	n := uint(len(o.events))
 	o.empty = bitset.New(n)
 	o.summaries()
 	o.entries()
-	o.lockAcquires(gs.Unique(r))
+	unique := gs.Unique(r)
+	o.lockAcquires(unique)
+	o.findOnceRuns(r, unique)
 	return o
 }
+
+// Work returns the steps the Order's fixpoints and searches have taken so
+// far (rounds times the blocks, functions or events a round visits; each
+// goroutine link a search or a chain check looks at): a cost that, unlike
+// time, does not depend on the machine, for tests to bound.
+func (o *Order) Work() uint64 { return o.work }
 
 func (o *Order) addEvent(ev event) uint32 {
 	id := uint32(len(o.events))
@@ -178,6 +208,11 @@ func (o *Order) findEvents(r *pointsto.Result) {
 			k = evDone
 		case pointsto.SyncWaitGroupWait:
 			k = evWait
+		case pointsto.SyncOnceDo:
+			if o.cg.kind[t[0]] == goCallKind {
+				continue // returns in a goroutine of its own
+			}
+			k = evOnce
 		default:
 			continue
 		}
@@ -365,7 +400,9 @@ func (o *Order) summaries() {
 			}
 		}
 	}
-	// mayExec: least fixpoint of own events plus callees'.
+	// mayExec: least fixpoint of own events plus callees'. Termination: a
+	// function goes back on the worklist only when its set grew, and a set
+	// only grows inside the events, so at most |events| times each.
 	o.mayExec = make([]*bitset.BitSet, nM)
 	var work []uint32
 	for m := range nM {
@@ -390,6 +427,9 @@ func (o *Order) summaries() {
 		}
 	}
 	// mustExec: greatest fixpoint, from the acquires a function may run.
+	// Termination: local's exit is monotone in the callees' mustExec and
+	// lies inside mayExec ∩ acqs, the start, so each update shrinks a set:
+	// at most |mayExec[m] ∩ acqs| updates of m, each requeueing its callers.
 	acqs := bitset.New(uint(len(o.events)))
 	for id, ev := range o.events {
 		if ev.tracked() {
@@ -537,8 +577,13 @@ func (o *Order) local(m uint32, record bool) (exit, deferAcq *bitset.BitSet) {
 			exit = intersect(exit, acq)
 		}
 	}
+	// Termination: the input of every block only moves down the lattice
+	// (may grows by union, acq shrinks by intersection from "not reached"),
+	// so each block's out sets change at most 2|events|+1 times, and a
+	// round that changes none is the last.
 	for changed = true; changed; {
 		changed = false
+		o.work += uint64(len(fn.Blocks))
 		exit, deferAcq, panicAcq = nil, nil, nil
 		for _, b := range fn.Blocks {
 			if b == fn.Recover {
@@ -691,7 +736,9 @@ func isArrayPointer(t types.Type) bool {
 
 // plainComparable reports whether comparing or hashing values of type t
 // never panics: no interface (whose dynamic value may be incomparable) or
-// type parameter inside.
+// type parameter inside. Termination: the recursion goes into array
+// elements and struct fields, and a type cannot hold itself but through a
+// pointer, slice, map or the like, where it stops.
 func plainComparable(t types.Type) bool {
 	switch t := t.Underlying().(type) {
 	case *types.Basic, *types.Pointer, *types.Chan:
@@ -771,8 +818,13 @@ func (o *Order) entries() {
 			o.entryAcq[m] = o.empty
 		}
 	}
+	// Termination: entryMay only grows and entryAcq, once set, only
+	// shrinks (an intersection over callers whose sets move the same
+	// way), inside the events; a round that changes neither is the last,
+	// so there are at most 2|events|·|M|+1 rounds.
 	for changed := true; changed; {
 		changed = false
+		o.work += uint64(nM)
 		for m := range nM {
 			may := o.entryMay[m]
 			var acq *bitset.BitSet
@@ -1003,7 +1055,10 @@ func observedBranch(call *ssa.Call) *ssa.BasicBlock {
 // notNil reports whether pointer v is never nil: the address of a
 // variable, field or element (taking it from a nil pointer panics instead),
 // a conversion of one (to unsafe.Pointer), or the one value ever stored in
-// a variable that holds one.
+// a variable that holds one. Termination: each step goes to an operand of
+// v or to the value stored before the load v on every path (StoredOnce),
+// defined earlier still: the instructions visited strictly dominate one
+// another, so none comes twice.
 func notNil(v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Alloc, *ssa.Global, *ssa.FieldAddr, *ssa.IndexAddr:

@@ -99,7 +99,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		if m, ok := f.FuncID(root.Func); ok {
 			g := uint32(len(gs.List))
 			gs.List = append(gs.List, Goroutine{Kind: RootGoroutine, Root: ri, Func: m, Programs: []int{root.Program}})
-			entries = append(entries, g, pointsto.Epsilon, m)
+			entries = append(entries, g, r.EntryContext(m), m)
 		}
 	}
 	goSite := goSites(f)
@@ -129,6 +129,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		"sendKind":    {pointsto.ChanSend},
 		"waitKind":    {pointsto.SyncWaitGroupWait},
 		"doneKind":    {pointsto.SyncWaitGroupDone},
+		"onceKind":    {pointsto.SyncOnceDo},
 		"mutexMethod": mutexMethods(f),
 	})
 	if err != nil {
@@ -150,6 +151,8 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		gs.List[t[1]].Parents = append(gs.List[t[1]].Parents, t[0])
 		gs.desc[t[0]].Set(uint(t[1]))
 	}
+	// Transitive closure. Termination: the sets only grow, inside the
+	// goroutines, so at most |goroutines|² rounds change one.
 	for changed := true; changed; {
 		changed = false
 		for g := range gs.desc {

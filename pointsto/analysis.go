@@ -206,6 +206,7 @@ type Result struct {
 	Sigma    *Sigma
 	Stats    *datalog.Stats
 	db       *datalog.Database
+	entryCtx map[uint32]Ctx // by M: the context a root or init runs in
 	ptOnce   sync.Once
 	pt       map[[2]uint32][]Ctx // (context, value) -> objects, built on first use
 }
@@ -226,7 +227,7 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 		name string
 		data []uint32
 	}{
-		{"epsilon", cf.epsilon}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
+		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
 		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
 		{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType},
 	} {
@@ -238,8 +239,16 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db}, nil
+	entryCtx := map[uint32]Ctx{}
+	for k := 0; k < len(cf.entryCtx); k += 2 {
+		entryCtx[cf.entryCtx[k+1]] = cf.entryCtx[k]
+	}
+	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, entryCtx: entryCtx}, nil
 }
+
+// EntryContext returns the context in which entry m (relation entry: a
+// root or an initializer) runs: a test's root context, or Epsilon.
+func (r *Result) EntryContext(m uint32) Ctx { return r.entryCtx[m] }
 
 // PointsTo returns the objects value v may point to in context c, sorted.
 func (r *Result) PointsTo(c Ctx, v uint32) []Ctx {

@@ -45,17 +45,25 @@ func (s *Sigma) CallK(i uint32) int {
 // element is their site.
 type Ctx = uint32
 
-// Epsilon is the empty context, in which the roots run.
+// Epsilon is the empty context, in which package initializers, main.main
+// and TestMain run.
 const Epsilon Ctx = 0
 
-// Contexts interns contexts as (head element, tail context) pairs.
+// Contexts interns contexts as (head element, tail context) pairs. A
+// context ends in a base: Epsilon, or the root context of a test root (see
+// rootContext), which no cut removes.
 type Contexts struct {
 	nSites uint32 // elements below nSites are H sites; the rest are call sites
 	head   []uint32
 	tail   []Ctx
-	length []uint8
+	length []uint8 // elements before the base
+	base   []Ctx
 	ids    map[uint64]Ctx
 }
+
+// rootElem is the head of a root context: rootElem + the root's index in
+// Program.Roots.
+const rootElem = uint32(1) << 31
 
 func newContexts(nSites int) *Contexts {
 	return &Contexts{
@@ -63,8 +71,37 @@ func newContexts(nSites int) *Contexts {
 		head:   []uint32{^uint32(0)},
 		tail:   []Ctx{Epsilon},
 		length: []uint8{0},
+		base:   []Ctx{Epsilon},
 		ids:    map[uint64]Ctx{},
 	}
+}
+
+// rootContext returns the base context of test root ri: everything its
+// test allocates, in code it reaches through calls and through the methods
+// and closures of objects it allocated, carries ri, so that two tests'
+// objects of one site are two objects (kobj.dl states why that is sound).
+func (cs *Contexts) rootContext(ri int) Ctx {
+	key := uint64(rootElem+uint32(ri)) << 32
+	if c, ok := cs.ids[key]; ok {
+		return c
+	}
+	c := Ctx(len(cs.head))
+	cs.ids[key] = c
+	cs.head = append(cs.head, rootElem+uint32(ri))
+	cs.tail = append(cs.tail, Epsilon)
+	cs.length = append(cs.length, 0)
+	cs.base = append(cs.base, c)
+	return c
+}
+
+// Root returns the index in Program.Roots of the test root whose objects c
+// belongs to, if any.
+func (cs *Contexts) Root(c Ctx) (int, bool) {
+	b := cs.base[c]
+	if b == Epsilon {
+		return 0, false
+	}
+	return int(cs.head[b] - rootElem), true
 }
 
 // Len is the number of contexts.
@@ -80,25 +117,26 @@ func (cs *Contexts) intern(elem uint32, tail Ctx) Ctx {
 	cs.head = append(cs.head, elem)
 	cs.tail = append(cs.tail, tail)
 	cs.length = append(cs.length, cs.length[tail]+1)
+	cs.base = append(cs.base, cs.base[tail])
 	return c
 }
 
-// prefix returns the first n elements of c.
+// prefix returns the first n elements of c, on c's base.
 func (cs *Contexts) prefix(c Ctx, n int) Ctx {
-	if n <= 0 || c == Epsilon {
-		return Epsilon
-	}
 	if int(cs.length[c]) <= n {
 		return c
+	}
+	if n <= 0 {
+		return cs.base[c]
 	}
 	return cs.intern(cs.head[c], cs.prefix(cs.tail[c], n-1))
 }
 
-// Elements returns c's elements, first to last; each is a site (Site true,
-// an H id) or a call site (an I id).
+// Elements returns c's elements, first to last, without its base; each is
+// a site (Site true, an H id) or a call site (an I id).
 func (cs *Contexts) Elements(c Ctx) []CtxElem {
 	var out []CtxElem
-	for ; c != Epsilon; c = cs.tail[c] {
+	for ; cs.length[c] > 0; c = cs.tail[c] {
 		e := cs.head[c]
 		if e < cs.nSites {
 			out = append(out, CtxElem{Site: true, ID: e})
@@ -120,7 +158,7 @@ func (cs *Contexts) Site(o Ctx) uint32 { return cs.head[o] }
 
 // ctxFacts are the context relations kobj.dl reads, flat.
 type ctxFacts struct {
-	epsilon   []uint32
+	entryCtx  []uint32 // c, m: entry m runs in c
 	newObj    []uint32 // c, h, o
 	newObjIn  []uint32 // c, m, h, o: newObj for the allocation sites of function m
 	globalObj []uint32 // h, o
@@ -139,7 +177,7 @@ type ctxFacts struct {
 func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
 	nSites := f.Size(DomH)
 	cs := newContexts(nSites)
-	out := &ctxFacts{epsilon: []uint32{Epsilon}}
+	out := &ctxFacts{}
 	ix := newCtxIndex(f, ci)
 	out.selfCtx = ix.selfCtxFuncs
 
@@ -190,10 +228,13 @@ func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
 		}
 		return o
 	}
+	entryCtx := entryContexts(f, cs)
 	for _, m := range ix.entries {
-		reachFn(m, Epsilon)
+		c := entryCtx[m]
+		out.entryCtx = append(out.entryCtx, c, m)
+		reachFn(m, c)
 		for _, h := range ix.rootParams[m] {
-			newObject(Epsilon, h)
+			newObject(c, h)
 		}
 	}
 	subscribed := map[[2]uint32]bool{}
@@ -352,4 +393,18 @@ func isInit(fn *ssa.Function) bool {
 		return false
 	}
 	return fn.Synthetic == "package initializer" || fn.Synthetic == "" && strings.HasPrefix(fn.Name(), "init#")
+}
+
+// entryContexts gives each entry the context it runs in: a test,
+// benchmark, fuzz target or example its root context; main.main, TestMain
+// and the package initializers, which run before the tests and whose
+// objects every test may share, Epsilon.
+func entryContexts(f *Facts, cs *Contexts) map[uint32]Ctx {
+	out := map[uint32]Ctx{}
+	for ri, root := range f.Prog.Roots {
+		if m, ok := f.funcID[root.Func]; ok && root.Kind != Main && root.Kind != TestMain {
+			out[m] = cs.rootContext(ri)
+		}
+	}
+	return out
 }

@@ -21,6 +21,10 @@
 //     and examples too. Benchmarks are roots even though go test runs them
 //     only with -bench.
 //
+// Each [Package] keeps its parsed files, with comments, and its module's
+// directory, for the reports (//chordgo:ignore comments, file names
+// relative to the module root).
+//
 // With tests, the test variant "p [p.test]" of a package replaces p (the
 // synthesized test main is not analyzed). A package that fails to load or
 // type-check is reported in [Program.Errors] with its first errors
@@ -64,7 +68,7 @@
 //     context domain from a cheaper pass: the engine needs fixed domains, and
 //     Datalog cannot build new context values. The enumeration
 //     over-approximates the contexts kobj.dl reaches, so it loses nothing.
-//     Besides the base relations and the contexts (epsilon, newObj,
+//     Besides the base relations and the contexts (entryCtx, newObj,
 //     newObjIn, globalObj, objSite, subObj, callCtx, selfCtx), kobj.dl reads
 //     two of ci.dl's results as filters: assertPass(to, h), the sites each
 //     type assertion passes, and dynType(h, t), the dynamic types each site
@@ -87,7 +91,15 @@
 // constructor called from two sites makes two objects once its allocation
 // site has k = 2. Package initializers and func init() run once, in the empty
 // context, whoever calls them (an importing package's initializer or the
-// roots). Field, element and content sub-objects share the heap
+// roots); so do main.main and TestMain. Each test, benchmark, fuzz target
+// and example runs in a root context of its own ([Result.EntryContext]),
+// the base under every context made from it, which k never cuts
+// ([Contexts.Root]): an object a test allocates is not another test's
+// object of the same site (tests run one after another; what one test
+// allocates reaches another only through globals or objects allocated
+// before both, and points-to follows those), while the initializers' and
+// TestMain's objects stay shared (kobj.dl). Field, element and content
+// sub-objects share the heap
 // context of their object. Globals and function values are one object each.
 // A call through a function value reaches only functions of its signature.
 //

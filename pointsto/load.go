@@ -82,8 +82,16 @@ type Package struct {
 	PkgPath string
 	ForTest string // the package under test for test variants and test packages
 	Module  string // module path; "" for the standard library
-	Initial bool   // matched by the patterns, or a test package or test variant of such a package
-	SSA     *ssa.Package
+	// ModuleDir is the module's root directory ("" for the standard
+	// library and files outside a module): reports name files relative
+	// to it.
+	ModuleDir string
+	Initial   bool // matched by the patterns, or a test package or test variant of such a package
+	SSA       *ssa.Package
+	// Files are the parsed files, with comments, of an Initial package
+	// (nil for the others, whose syntax SSA construction lets go): reports
+	// read //chordgo:ignore comments from them.
+	Files []*ast.File
 }
 
 // A LoadError reports a package that was not analyzed.
@@ -244,8 +252,11 @@ func Load(cfg Config) (*Program, error) {
 			ForTest: p.ForTest,
 			Initial: isInitial[p],
 		}
+		if pkg.Initial {
+			pkg.Files = p.Syntax
+		}
 		if p.Module != nil {
-			pkg.Module = p.Module.Path
+			pkg.Module, pkg.ModuleDir = p.Module.Path, p.Module.Dir
 		}
 		pkg.SSA = sprog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true)
 		created[p] = pkg

@@ -23,7 +23,8 @@
 //     its access (a helper whose callers in one goroutine all hold a lock
 //     that a caller in another does not); a pair keeps only the goroutine
 //     pairs no lock protects, and the report shows each access's locks in
-//     its goroutine ([Result.Held]).
+//     its goroutine ([Result.Held]) and, on each frame of its call path,
+//     the locks held at the call ([Result.HeldAtCall]).
 //
 // Two kinds of access are left out before pairing: a load or store through
 // a freshly allocated object's address before anything else used it (no
@@ -42,7 +43,8 @@
 // Each stage can be turned off in [Options] for diagnosis. Races are
 // reported when at least one access is in the packages the user named,
 // whatever their module: standard-library packages and files named on the
-// command line too (Options.Std widens that to every package); accesses inside sync, sync/atomic and the
-// runtime are never reported: those are modeled by their documented
-// semantics.
+// command line too (Options.Std widens that to every package; the code of
+// an instance of a generic function is in its origin's package); accesses
+// inside sync, sync/atomic and the runtime are never reported: those are
+// modeled by their documented semantics.
 package races

@@ -80,6 +80,16 @@ func (r *Result) Held(e, g uint32) []condmustnot.Held {
 	return nil
 }
 
+// HeldAtCall returns the locks that must be held just before call site i
+// (a P id) where goroutine g makes it (none when the lock stage did not
+// run): the locks held on a frame of a call path.
+func (r *Result) HeldAtCall(i, g uint32) []condmustnot.Held {
+	if r.byG == nil {
+		return nil
+	}
+	return r.byG.AtCall(i, g)
+}
+
 // Find runs the funnel over the points-to result r.
 func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	return NewFinder(r.Facts, opts).Find(r, nil)
@@ -232,7 +242,8 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		if !acc.read.Test(uint(e)) && !acc.write.Test(uint(e)) {
 			continue
 		}
-		if fn == nil || fn.Pkg == nil {
+		pkgOf := declaringPackage(fn)
+		if pkgOf == nil {
 			acc.other.Set(uint(e))
 			continue
 		}
@@ -255,9 +266,9 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		// The named packages are analyzed whatever module they are in:
 		// the standard library, or files named on the command line
 		// (command-line-arguments, no module), are reported when named.
-		pkg := f.Prog.PackageOf(fn.Pkg.Pkg)
+		pkg := f.Prog.PackageOf(pkgOf.Pkg)
 		switch {
-		case modeled(fn.Pkg.Pkg.Path()):
+		case modeled(pkgOf.Pkg.Path()):
 		case pkg != nil && pkg.Initial || std:
 			acc.analyzed.Set(uint(e))
 		default:
@@ -273,6 +284,24 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		}
 	}
 	return acc
+}
+
+// declaringPackage returns the package whose source holds fn's code, or nil
+// (a wrapper, or no function). An instance of a generic function, and a
+// closure inside one, has no Pkg of its own: its code is the origin's,
+// written in the origin's package. Classifying it by a nil Pkg made two
+// accesses in generic code of the analyzed packages both "other", a pair
+// never checked (issue 10).
+func declaringPackage(fn *ssa.Function) *ssa.Package {
+	if fn == nil {
+		return nil
+	}
+	if fn.Pkg == nil {
+		if origin := fn.Origin(); origin != nil {
+			return origin.Pkg
+		}
+	}
+	return fn.Pkg
 }
 
 // resultReassign reports whether instr is the store of `*x = *x` that
@@ -768,30 +797,33 @@ func group(pairs []pair, acc *accessInfo) []Race {
 		for k := range 2 {
 			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
 		}
+		// Duplicates go at the end, by sorting: a search per insertion
+		// made this quadratic in a race's goroutine pairs.
 		for _, gp := range p.gp {
 			for k := range 2 {
-				if !slices.Contains(race.Accesses[k].Goroutines, gp[k]) {
-					race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, gp[k])
-				}
+				race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, gp[k])
 			}
-			if !slices.Contains(race.Pairs, gp) {
-				race.Pairs = append(race.Pairs, gp)
-			}
+			race.Pairs = append(race.Pairs, gp)
 		}
-		if !slices.Contains(race.Locations, p.o) {
-			race.Locations = append(race.Locations, p.o)
-		}
+		race.Locations = append(race.Locations, p.o)
 	}
-	slices.SortFunc(keys, func(a, b [2]uint32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	slices.SortFunc(keys, comparePairs)
 	out := make([]Race, 0, len(keys))
 	for _, k := range keys {
 		race := byPair[k]
 		for i := range race.Accesses {
 			slices.Sort(race.Accesses[i].Goroutines)
+			race.Accesses[i].Goroutines = slices.Compact(race.Accesses[i].Goroutines)
 		}
 		slices.Sort(race.Locations)
-		slices.SortFunc(race.Pairs, func(a, b [2]uint32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+		race.Locations = slices.Compact(race.Locations)
+		slices.SortFunc(race.Pairs, comparePairs)
+		race.Pairs = slices.Compact(race.Pairs)
 		out = append(out, *race)
 	}
 	return out
+}
+
+func comparePairs(a, b [2]uint32) int {
+	return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
 }

@@ -88,10 +88,6 @@ func wants(t *testing.T, dir string) map[string]bool {
 	return out
 }
 
-// genericInstanceCause is why races with both sides in generic code are
-// missed.
-const genericInstanceCause = "races.classify counts an access in a function without a Pkg as another package's, and go/ssa gives generic instances (and their closures) Pkg == nil, so a pair with both sides inside instances is never candidate (fn.Origin().Pkg is the package)"
-
 // knownWrong lists the programs whose outcome the analysis does not get
 // right yet, and why. The test fails when one of them comes out right, so
 // that the list only shrinks.
@@ -102,15 +98,11 @@ var knownWrong = map[string]string{
 	"context_cancel":                      "context cancellation (close inside the context package) is not modeled",
 	"ctor_two_objects":                    "needs k = 2 at the constructor's allocation site (the demand loop, issue 5)",
 	"demand_container":                    "needs k = 2 at the map's and at its holder's site (the demand loop: demand.TestHolders)",
-	"generic_func_both_sides_racy":        "missed (internal/difftest): both sides in bump[int]; " + genericInstanceCause,
-	"generic_func_loop_goroutines_racy":   "missed (internal/difftest): both sides in the closure of spawn[string]; " + genericInstanceCause,
-	"generic_method_loop_goroutines_racy": "missed (internal/difftest): both sides in (*box[int]).set; " + genericInstanceCause,
 	"helper_unlocked_two_calls_deep_racy": "missed (internal/difftest seed 660): the lock stage drops it (-locks=false reports it); it needs the goroutine to take and release mu and then reach the write two calls deep (helper -> set) while main writes under mu: a call one deep, or no Lock/Unlock in the goroutine, is reported; chordgo from before the per-goroutine locksets misses it too",
 	"naik_fig3_1_thrd_this":               "goroutine-disjoint objects are not proved (condmustnot)",
 	"naik_fig4_1":                         "needs k > 1 for its sites (the demand loop, issue 5)",
 	"nested_go_two_runs_chan_racy":        "missed (internal/difftest seed 1001): mhp at k = 1 (reported at -k 2 and with -mhp=false): the goroutines and the done channels of f's two runs are one abstract goroutine and object each, and mhp orders the other run's write before main's read through a send on done that main's run never receives; without the innermost goroutine it is reported (the fault of nested_go_two_runs_racy)",
 	"nested_go_two_runs_racy":             "missed (internal/difftest seed 508): at k = 1 one abstract goroutine stands for both works, and mhp orders f's write before it as if every work descended from the run of f that wrote (the race is reported at -k 2, and with one goroutine between f and work); the demand loop raises k only where races remain",
-	"once":                                "sync.Once is not modeled",
 	"slice_distinct_index":                "one pseudo-field [*] per array: goroutines writing s[i] for distinct i look alike",
 	"study_future_timeout_racy":           "a select is one acquire whose partners are those of all its cases: the read in the <-f.done case is not ordered after close(f.done), since context's close of ctx.Done() is a partner too (false race at the read besides the true one)",
 	"study_map_by_value_merged":           "one abstract map stands for the maps the goroutines of the loop make in countWords: Order.Apart separates instances only by objects allocated before each go statement, and main's range over a received map is not ordered after the other goroutines' inserts",
@@ -119,7 +111,8 @@ var knownWrong = map[string]string{
 	"study_slice_append_clipped":          "append is taken to write the array its first argument may share (pointsto's move) whatever the capacity: a base clipped to its length (s[:n:n]) makes every append copy into a new array",
 	"study_slice_append_indexed":          "one pseudo-field [*] per array: goroutines writing s[i] for distinct i look alike",
 	"study_slice_passed_clone":            "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
-	"waitgroup_go":                        "the goroutines of WaitGroup.Go run in the context of the WaitGroup, so one abstract goroutine runs both closures",
+	"tests_own_callbacks":                 "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
+	"waitgroup_go":                        "right alone; loaded with the other programs, a false race of each closure with itself: the goroutine inside WaitGroup.Go is shared by every program of the load that calls wg.Go (waitgroup_go_nested_racy calls it twice), so it is not single",
 	"waitgroup_go_nested_racy":            "missed (internal/difftest seed 865): one abstract goroutine runs the closures of both wg.Go calls (the go statement inside WaitGroup.Go, as in waitgroup_go), so mhp orders main's write, made before wg2.Go, before the goroutine that wg1's closure starts; with a go statement in place of either wg.Go, it is reported",
 }
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"testing"
 )
 
@@ -31,5 +32,36 @@ func BenchmarkWriteChain(b *testing.B) {
 			b.ReportMetric(float64(out.n)/float64(b.N), "bytes/op")
 			b.ReportMetric(float64(paths)/float64(b.N), "paths/op")
 		})
+	}
+}
+
+// BenchmarkWriteCorpus builds and writes the report of testdata/races (all
+// its programs loaded and analyzed together at k = 1, outside the timing)
+// in each format, with call paths for the first DefaultMaxPaths pairs of
+// each location and for all of them.
+func BenchmarkWriteCorpus(b *testing.B) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, res := analyzePatterns(b, root, "./testdata/races/...")
+	for _, maxPaths := range []int{DefaultMaxPaths, 0} {
+		for _, format := range []string{"text", "json", "sarif"} {
+			b.Run(fmt.Sprintf("%s/paths=%d", format, maxPaths), func(b *testing.B) {
+				var out countingWriter
+				for b.Loop() {
+					rep := Build(r, res, Options{MaxPaths: maxPaths, Root: root})
+					write := map[string]func(io.Writer) error{
+						"text": rep.WriteText, "json": rep.WriteJSON,
+						"sarif": func(w io.Writer) error { return rep.WriteSARIF(w, "bench") },
+					}[format]
+					if err := write(&out); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(out.n)/float64(b.N), "bytes/op")
+				b.ReportMetric(float64(len(res.Races)), "pairs")
+			})
+		}
 	}
 }

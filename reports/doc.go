@@ -1,10 +1,15 @@
 // Package reports turns the races of package races into what chordgo
-// check prints: text that reads like the Go race detector's reports, and
-// JSON. It takes the points-to result and the races (package races, or the
-// demand loop's last run) and gives a Report that groups the races by
-// location, Chord's by-field view (Naik's thesis, section 2.8: a finding
-// is a field, element, map, global or variable of an abstract object, with
-// its access pairs), and writes them one at a time.
+// check prints: text that reads like the Go race detector's reports, JSON,
+// and SARIF 2.1.0 for code scanning services. It takes the points-to
+// result and the races (package races, or the demand loop's last run) and
+// gives a Report that groups the races by location, Chord's by-field view
+// (Naik's thesis, section 2.8: a finding is a field, element, map, global
+// or variable of an abstract object, with its access pairs), leaves out
+// the races that code review does not want to see again (suppressed,
+// known, or on lines a change does not touch), and writes them one at a
+// time. Other writers (package reports/html) take the same Report: Each
+// describes its races one at a time, and Func says where each function a
+// race names is declared and in which package.
 //
 // # Cost
 //
@@ -29,6 +34,52 @@
 // same shape (or its closures, main$1, main$2), and so change their races'
 // ids.
 //
+// # Filters
+//
+// Filters take races out of a report and count them in Stats.Filtered,
+// each race under the first that takes it, in this order:
+//
+//   - Suppress: a //chordgo:ignore <reason> comment at the end of an
+//     access's line, or alone on the line above it, takes out every race
+//     of that access. ReadSuppressions reads the comments from the files
+//     of the packages named (pointsto.Package.Files); one without a reason
+//     or another //chordgo: directive is an error naming its position, and
+//     Suppressions.Unused names those that matched no race. A suppression
+//     is the programmer's claim that the race is harmless, not a proof.
+//   - OmitBaseline: races whose id is in a baseline file. WriteBaseline
+//     writes one (after suppressions): a header of # lines, then a line a
+//     race, sorted, "ID<TAB>description", the description naming files
+//     relative to Options.Root; ReadBaseline reads the ids back (blank
+//     lines and # lines ignored; anything else not starting with an id is
+//     an error naming file:line).
+//   - OmitUnchanged: races with no access on a line that git diff -U0 REV
+//     adds or changes in the working tree (GitChanges, run in the module
+//     root; untracked files are not in git diff). A race a change makes
+//     without touching either access's line (a Lock deleted) is not
+//     reported by it; a baseline, by id, does report it.
+//
+// Stats.Reported, Stats.Locations and the summary line count what is left.
+//
+// # SARIF (chordgo check -sarif FILE)
+//
+// WriteSARIF writes one run with tool.driver chordgo (version, information
+// URI, a rule per location kind: race/field, race/element, race/map,
+// race/global, race/variable, race/object) and one result per access
+// pair: ruleId its location's kind; message the race in words; locations
+// its two accesses, the write first, each with a message saying what it
+// does under which locks; relatedLocations the object's allocation; the
+// race id as partialFingerprints["chordgoRaceId/v1"] and properties
+// raceId and locationId. Files under Options.Root are relative URIs with
+// uriBaseId SRCROOT (originalUriBaseIds gives its file:// URI), others
+// absolute file:// URIs; regions have the start line and the start column
+// in UTF-16 code units, SARIF's default. The races shown with call paths
+// (Options.MaxPaths) have a codeFlow of two threadFlows, one per access:
+// the goroutine in its message, then each frame from the goroutine's entry
+// (kind call, with its function as logical location) to the access (kind
+// memory). invocations[0] says whether every package loaded, with the
+// load errors as notifications; run.properties.filtered counts the races
+// left out. The log is laid out as json.Indent lays it out.
+//
 // # Text (chordgo check)
 //
 // One block per location: "Location: desc", its id and number of access
@@ -36,7 +87,10 @@
 // first; each access with its goroutine, call path innermost frame first,
 // and locks held), then "Race ID". Past -paths, a pair is a line: "Write at
 // POS, previous read at POS (race ID)". The last line is "chordgo: N
-// locations, M access pairs".
+// locations, M access pairs", followed by "(not reported: ...)" when
+// filters took races out. A later stage may add a note to each race
+// (Report.Annotate: chordgo confirm's "Confirmed ..." line), printed
+// after "Race ID" and after ": " at the end of a one-line pair.
 //
 // # JSON schema (chordgo check -json)
 //
@@ -54,14 +108,17 @@
 //	      "goroutine": {"kind": "root|init|go", "entry": "SSA name",
 //	                    "spawn": ["FILE:line:col of each go statement, root first"]},
 //	      "roots": ["SSA names of the entry functions the access is reached from"],
-//	      "path": [{"func": "SSA name", "pos": "FILE:line:col"}],  // entry first, the access last; [] past -paths
+//	      "path": [{"func": "SSA name", "pos": "FILE:line:col",  // entry first, the access last; [] past -paths
+//	                "locks": ["lock held at the call"]}],          // omitted when none, and in the access's frame
 //	      "locks": ["lock held at the access"]
 //	    }, {...}]
 //	  }],
 //	  "errors": ["packages that failed to load"],
 //	  "stats": {"pairs": {"original": n, "aliasing": n, "escaping": n,
 //	                      "parallel": n, "unlocked": n, "ultimate": n},
-//	            "locations": n,
+//	            "reported": n,                      // ultimate pairs less those filtered
+//	            "filtered": {"suppressed": n, "baseline": n, "unchanged": n},
+//	            "locations": n,                     // of the pairs reported
 //	            "seconds": {"load": s, "ssa": s, "facts": s, "pointsto-ci": s, "pointsto": s,
 //	                        "goroutines": s, "accesses": s, "aliasing": s, "escaping": s,
 //	                        "parallel": s, "unlocked": s, "report": s},  // only with -stats

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
 )
 
 // node is a function in a context.
@@ -59,9 +60,13 @@ type tree struct {
 	nearest map[uint32]node
 }
 
+// frame is a call in fn at pos through call site site, or, last in a
+// path, the access at pos.
 type frame struct {
-	fn  string
-	pos token.Position
+	fn   *ssa.Function
+	pos  token.Position
+	site uint32
+	call bool
 }
 
 func newPaths(r *pointsto.Result, gs *mhp.Goroutines) *paths {
@@ -137,9 +142,9 @@ func (p *paths) to(g, e uint32) []frame {
 	if n, ok := t.nearest[m]; ok {
 		for x := n; !t.steps[x].entry; x = t.steps[x].from {
 			s := t.steps[x]
-			path = append(path, frame{f.Func(s.from.m).String(), f.CallPos(s.site)})
+			path = append(path, frame{f.Func(s.from.m), f.CallPos(s.site), s.site, true})
 		}
 	}
 	slices.Reverse(path)
-	return append(path, frame{f.Func(m).String(), f.AccessPos(e)})
+	return append(path, frame{fn: f.Func(m), pos: f.AccessPos(e)})
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chordgo/chordgo/condmustnot"
 	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
@@ -22,6 +23,7 @@ type Report struct {
 	Errors []string
 	Stats  Stats
 	opts   Options
+	note   func(raceID string) string // see Annotate
 	b      *builder
 	groups []group
 }
@@ -34,6 +36,9 @@ type Options struct {
 	// Timings keeps the stages' times in the JSON report; without them
 	// two runs print the same bytes.
 	Timings bool
+	// Root is the directory SARIF URIs and baseline descriptions name
+	// files relative to: the module root.
+	Root string
 }
 
 // DefaultMaxPaths is chordgo check's Options.MaxPaths: enough pairs with
@@ -71,6 +76,7 @@ type Location struct {
 	Object string `json:"object,omitempty"` // where the object was allocated: "FILE:line:col"
 	Type   string `json:"type,omitempty"`   // the allocated object's type
 	Desc   string `json:"desc"`             // all of that in words
+	object token.Position
 }
 
 // An Access is one side of a race.
@@ -83,6 +89,7 @@ type Access struct {
 	Roots     []string  `json:"roots"` // entry functions from which the access is reached
 	Path      []Frame   `json:"path"`  // from the goroutine's entry to the access; empty past Options.MaxPaths
 	Locks     []string  `json:"locks"` // locks held at the access
+	pos       token.Position
 }
 
 // A Goroutine says which goroutine runs an access and how it started.
@@ -95,14 +102,24 @@ type Goroutine struct {
 // A Frame is one step of a call path: a call in Func at Pos, or the access
 // itself in the last frame.
 type Frame struct {
-	Func string `json:"func"`
-	Pos  string `json:"pos"`
+	Func  string   `json:"func"`
+	Pos   string   `json:"pos"`
+	Locks []string `json:"locks,omitempty"` // locks held at the call; the last frame's are the Access's Locks
+	pos   token.Position
+}
+
+// FuncInfo says where a function named in a race is declared.
+type FuncInfo struct {
+	Pos string // "FILE:line:col" of its declaration, "-" for a function without one (a wrapper)
+	Pkg string // its package's import path; "" for a function without one
 }
 
 // Stats are the funnel's counts (Naik's Table 2.4) and times.
 type Stats struct {
 	Pairs     Pairs              `json:"pairs"`
-	Locations int                `json:"locations"` // the locations of the ultimate pairs
+	Reported  int                `json:"reported"`  // the ultimate pairs less those filtered
+	Filtered  Filtered           `json:"filtered"`  // ultimate pairs not reported, by the filter that took them out
+	Locations int                `json:"locations"` // the locations of the reported pairs
 	Seconds   map[string]float64 `json:"seconds,omitempty"`
 	Sizes     map[string]int     `json:"sizes"`
 	Demand    *Demand            `json:"demand,omitempty"`
@@ -140,6 +157,14 @@ func DemandStats(dr *demand.Result) *Demand {
 	return d
 }
 
+// Filtered counts the ultimate pairs that filters took out of a report,
+// each under the first filter that took it.
+type Filtered struct {
+	Suppressed int `json:"suppressed"` // by a //chordgo:ignore comment
+	Baseline   int `json:"baseline"`   // their id is in the -baseline file
+	Unchanged  int `json:"unchanged"`  // no access on a line -new-from-rev's diff adds or changes
+}
+
 // Pairs counts access pairs after each stage of the funnel.
 type Pairs struct {
 	Original int `json:"original"`
@@ -153,7 +178,8 @@ type Pairs struct {
 // Build groups the races of res by location and sorts them; it describes
 // them only when the report is written.
 func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
-	b := &builder{r: r, f: r.Facts, gs: res.Goroutines, res: res, paths: newPaths(r, res.Goroutines), ids: newIDs(r.Facts)}
+	b := &builder{r: r, f: r.Facts, gs: res.Goroutines, res: res, paths: newPaths(r, res.Goroutines), ids: newIDs(r.Facts),
+		funcs: map[string]*ssa.Function{}}
 	rep := &Report{opts: opts, b: b}
 	bySite := map[uint32]int{} // abstract location (H) -> index in rep.groups
 	byID := map[string]int{}
@@ -173,19 +199,15 @@ func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
 		}
 		rep.groups[k].races = append(rep.groups[k].races, b.entry(race))
 	}
-	compareEntries := func(a, b entry) int {
-		return cmp.Or(comparePos(a.order[0], b.order[0]), comparePos(a.order[1], b.order[1]))
-	}
 	for _, g := range rep.groups {
 		slices.SortStableFunc(g.races, compareEntries)
 	}
-	slices.SortStableFunc(rep.groups, func(a, b group) int {
-		return cmp.Or(compareEntries(a.races[0], b.races[0]), cmp.Compare(a.loc.ID, b.loc.ID))
-	})
+	rep.sortGroups()
 	s := res.Stats
 	rep.Stats = Stats{
 		Pairs: Pairs{Original: s.Original, Aliasing: s.Aliasing, Escaping: s.Escaping,
 			Parallel: s.Parallel, Unlocked: s.Unlocked, Ultimate: len(res.Races)},
+		Reported:  len(res.Races),
 		Locations: len(rep.groups),
 		Seconds:   map[string]float64{},
 		Sizes:     map[string]int{"goroutines": len(res.Goroutines.List), "contexts": r.Contexts.Len()},
@@ -196,6 +218,43 @@ func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
 	return rep
 }
 
+func compareEntries(a, b entry) int {
+	return cmp.Or(comparePos(a.order[0], b.order[0]), comparePos(a.order[1], b.order[1]))
+}
+
+// sortGroups orders locations by their first race.
+func (rep *Report) sortGroups() {
+	slices.SortStableFunc(rep.groups, func(a, b group) int {
+		return cmp.Or(compareEntries(a.races[0], b.races[0]), cmp.Compare(a.loc.ID, b.loc.ID))
+	})
+}
+
+// omit takes the races for which out is true out of the report, and
+// returns how many it took.
+func (rep *Report) omit(out func(e *entry) bool) int {
+	n := 0
+	groups := rep.groups[:0]
+	for _, g := range rep.groups {
+		kept := g.races[:0]
+		for _, e := range g.races {
+			if out(&e) {
+				n++
+			} else {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) > 0 {
+			groups = append(groups, group{loc: g.loc, races: kept})
+		}
+	}
+	clear(rep.groups[len(groups):])
+	rep.groups = groups
+	rep.sortGroups()
+	rep.Stats.Reported -= n
+	rep.Stats.Locations = len(groups)
+	return n
+}
+
 type builder struct {
 	r     *pointsto.Result
 	f     *pointsto.Facts
@@ -203,6 +262,35 @@ type builder struct {
 	res   *races.Result
 	paths *paths
 	ids   *ids
+	funcs map[string]*ssa.Function // the functions named so far, by name (Report.Func)
+}
+
+// funcName names fn by its SSA name and remembers it for Report.Func.
+func (b *builder) funcName(fn *ssa.Function) string {
+	name := fn.String()
+	b.funcs[name] = fn
+	return name
+}
+
+// Func describes a function that a race described so far (by Each or a
+// writer) names: in an access, a goroutine, its roots or a call path.
+func (rep *Report) Func(name string) (FuncInfo, bool) {
+	fn, ok := rep.b.funcs[name]
+	if !ok {
+		return FuncInfo{}, false
+	}
+	var pos token.Position
+	if fn.Pos().IsValid() {
+		pos = fn.Prog.Fset.Position(fn.Pos())
+	}
+	info := FuncInfo{Pos: rep.b.position(pos)}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if fn.Pkg != nil {
+		info.Pkg = fn.Pkg.Pkg.Path()
+	}
+	return info, true
 }
 
 // entry orders a race's accesses: writes first, as the race detector
@@ -221,18 +309,33 @@ func (b *builder) race(g *group, e *entry, withPaths bool) Race {
 	out := Race{Location: g.loc}
 	// One goroutine pair stands for all: the first, in id order.
 	pair := e.race.Pairs[0]
-	keys := make([]string, 2)
 	for k, a := range e.race.Accesses {
 		out.Accesses[k] = b.access(a, pair[k], withPaths)
-		keys[k] = b.ids.access(a.E, out.Accesses[k].Op)
 	}
 	if e.swap {
 		out.Accesses[0], out.Accesses[1] = out.Accesses[1], out.Accesses[0]
 	}
-	// The two accesses name the race: races are distinct pairs of accesses.
-	slices.Sort(keys)
-	out.ID = hash(strings.Join(keys, "\x00"))
+	out.ID = b.raceID(e.race)
 	return out
+}
+
+// raceID names a race by its two accesses: races are distinct pairs of
+// accesses.
+func (b *builder) raceID(race *races.Race) string {
+	keys := make([]string, 2)
+	for k, a := range race.Accesses {
+		keys[k] = b.ids.access(a.E, accessOp(a))
+	}
+	slices.Sort(keys)
+	return hash(strings.Join(keys, "\x00"))
+}
+
+// accessOp is an access's operation as reports name it.
+func accessOp(a races.Access) string {
+	if a.Write {
+		return "write"
+	}
+	return "read"
 }
 
 // comparePos orders positions by file, then line and column as numbers.
@@ -252,7 +355,8 @@ func (b *builder) location(h uint32) Location {
 	f := b.f
 	site := f.Site(h)
 	root := f.Site(site.Root)
-	loc := Location{ID: hash(b.ids.location(h)), Object: b.position(f.SitePos(site.Root))}
+	loc := Location{ID: hash(b.ids.location(h)), object: f.SitePos(site.Root)}
+	loc.Object = b.position(loc.object)
 	if root.Type != nil {
 		loc.Type = root.Type.String()
 	}
@@ -274,7 +378,7 @@ func (b *builder) location(h uint32) Location {
 	case root.Kind == pointsto.SiteGlobal:
 		loc.Kind = "global"
 		loc.Global = root.Value.(*ssa.Global).String()
-		loc.Object = ""
+		loc.Object, loc.object = "", token.Position{}
 		loc.Desc = "global " + loc.Global
 	default:
 		if a, ok := root.Value.(*ssa.Alloc); ok && a.Comment != "" {
@@ -292,29 +396,37 @@ func (b *builder) access(a races.Access, g uint32, withPaths bool) Access {
 	f := b.f
 	instr := f.Access(a.E)
 	out := Access{
-		Pos:    b.position(f.AccessPos(a.E)),
-		Op:     "read",
+		pos:    f.AccessPos(a.E),
+		Op:     accessOp(a),
 		Atomic: a.Atomic,
-		Func:   instr.Parent().String(),
+		Func:   b.funcName(instr.Parent()),
 		Locks:  []string{},
 	}
-	if a.Write {
-		out.Op = "write"
-	}
+	out.Pos = b.position(out.pos)
 	out.Goroutine = b.goroutine(g)
 	for _, root := range b.gs.Roots(g) {
-		out.Roots = append(out.Roots, f.Func(b.gs.List[root].Func).String())
+		out.Roots = append(out.Roots, b.funcName(f.Func(b.gs.List[root].Func)))
 	}
+	out.Locks = append(out.Locks, b.lockNames(b.res.Held(a.E, g))...)
 	out.Path = []Frame{}
 	if withPaths {
 		for _, fr := range b.paths.to(g, a.E) {
-			out.Path = append(out.Path, Frame{Func: fr.fn, Pos: b.position(fr.pos)})
+			var locks []string
+			if fr.call {
+				locks = b.lockNames(b.res.HeldAtCall(fr.site, g))
+			}
+			out.Path = append(out.Path, Frame{Func: b.funcName(fr.fn), Pos: b.position(fr.pos), Locks: locks, pos: fr.pos})
 		}
 	}
-	for _, h := range b.res.Held(a.E, g) {
-		out.Locks = append(out.Locks, b.res.Locks.Name(h))
-	}
 	return out
+}
+
+func (b *builder) lockNames(held []condmustnot.Held) []string {
+	var names []string
+	for _, h := range held {
+		names = append(names, b.res.Locks.Name(h))
+	}
+	return names
 }
 
 func (b *builder) goroutine(g uint32) Goroutine {
@@ -322,15 +434,15 @@ func (b *builder) goroutine(g uint32) Goroutine {
 	gr := &b.gs.List[g]
 	switch gr.Kind {
 	case mhp.RootGoroutine:
-		return Goroutine{Kind: "root", Entry: f.Func(gr.Func).String()}
+		return Goroutine{Kind: "root", Entry: b.funcName(f.Func(gr.Func))}
 	case mhp.InitGoroutine:
-		return Goroutine{Kind: "init", Entry: f.Func(gr.Func).String()}
+		return Goroutine{Kind: "init", Entry: b.funcName(f.Func(gr.Func))}
 	}
 	out := Goroutine{Kind: "go"}
 	var entries []string
 	for t := range b.gs.Tuples("threadEntry") {
 		if t[0] == g {
-			entries = append(entries, f.Func(t[2]).String())
+			entries = append(entries, b.funcName(f.Func(t[2])))
 		}
 	}
 	slices.Sort(entries)

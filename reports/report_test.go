@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,7 +50,14 @@ func chainProgram(n int) string {
 // over the module in dir.
 func analyze(t testing.TB, dir string) (*pointsto.Result, *races.Result) {
 	t.Helper()
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"."}, Dir: dir})
+	return analyzePatterns(t, dir, ".")
+}
+
+// analyzePatterns runs the funnel at k = 1 over the packages that patterns
+// name in dir.
+func analyzePatterns(t testing.TB, dir string, patterns ...string) (*pointsto.Result, *races.Result) {
+	t.Helper()
+	prog, err := pointsto.Load(pointsto.Config{Patterns: patterns, Dir: dir})
 	if err == nil && len(prog.Errors) > 0 {
 		err = fmt.Errorf("load errors: %v", prog.Errors)
 	}
@@ -252,6 +260,48 @@ func TestStableIDs(t *testing.T) {
 	}
 }
 
+// TestStableIDsKinds checks on races of every location kind that edits
+// outside the racing functions keep the ids: lines moved by a blank line
+// above both accesses, a function added, a function added and called
+// after the accesses (its own race gets a new id, the others keep theirs).
+func TestStableIDsKinds(t *testing.T) {
+	ids, positions := raceIDs(t, kindsProgram)
+	if len(ids) != 5 {
+		t.Fatalf("%d races, want 5: %v", len(ids), positions)
+	}
+	const unrelated = "func unrelated() *T {\n\tu := &T{}\n\tgo func() { u.n = 3 }()\n\treturn u\n}\n\nfunc main() {"
+	for _, tc := range []struct {
+		name, old, new string
+		added          int // races the edit adds
+	}{
+		{"blank line above both accesses", "\nfunc main() {", "\n\nfunc main() {", 0},
+		{"function added", "func main() {", unrelated, 0},
+		{"function added and called after the accesses", "\tprintln(x)\n", "\tprintln(x)\n\tunrelated().n = 4\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(kindsProgram, tc.old, tc.new, 1)
+			if tc.added > 0 {
+				src = strings.Replace(src, "func main() {", unrelated, 1)
+			}
+			if src == kindsProgram {
+				t.Fatalf("edit %q not applied", tc.old)
+			}
+			moved, movedPositions := raceIDs(t, src)
+			if tc.added == 0 && strings.Join(movedPositions, ",") == strings.Join(positions, ",") {
+				t.Fatalf("no access moved: %v", positions)
+			}
+			if len(moved) != len(ids)+tc.added {
+				t.Fatalf("%d races, want %d: %v", len(moved), len(ids)+tc.added, movedPositions)
+			}
+			for _, id := range ids {
+				if !slices.Contains(moved, id) {
+					t.Errorf("id %s (location, race) gone:\n%v\n%v", id, ids, moved)
+				}
+			}
+		})
+	}
+}
+
 // TestJSONLayout checks that the streamed JSON is laid out as json.Indent
 // lays it out, with or without errors, and has times only when asked.
 func TestJSONLayout(t *testing.T) {
@@ -290,5 +340,82 @@ func TestJSONLayout(t *testing.T) {
 				t.Errorf("stats.seconds %v with Timings %v", got.Stats.Seconds, tc.timings)
 			}
 		})
+	}
+}
+
+// lockedCall calls set with mu held in main, and without it in a
+// goroutine: main's frame holds mu at the call, the goroutine's none.
+const lockedCall = `package main
+
+import "sync"
+
+var (
+	mu sync.Mutex
+	x  int
+)
+
+func set() {
+	x = 1
+}
+
+func main() {
+	go func() {
+		set()
+	}()
+	mu.Lock()
+	set()
+	mu.Unlock()
+}
+`
+
+// TestFrameLocks checks the locks of each frame of a call path, and that
+// Func finds the functions a race names.
+func TestFrameLocks(t *testing.T) {
+	r, res := analyze(t, writeModule(t, lockedCall))
+	rep := Build(r, res, Options{})
+	var races []Race
+	if err := rep.Each(func(race Race, i, n int) error {
+		races = append(races, race)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(races) != 1 {
+		t.Fatalf("%d races, want 1: %+v", len(races), races)
+	}
+	locks := map[string][]string{} // by the function of each path's first frame
+	for _, a := range races[0].Accesses {
+		if len(a.Path) != 2 || a.Path[1].Func != "prog.set" || a.Path[1].Locks != nil {
+			t.Fatalf("path %+v: want a call, then the access in prog.set without frame locks", a.Path)
+		}
+		locks[a.Path[0].Func] = a.Path[0].Locks
+	}
+	for _, tc := range []struct {
+		caller string
+		locks  string // regular expression for the locks joined by ","; "" for none
+	}{
+		{"prog.main", `^&mu \(\S+main\.go:6\)$`},
+		{"prog.main$1", `^$`},
+	} {
+		got, ok := locks[tc.caller]
+		if !ok {
+			t.Errorf("no path from %s: %v", tc.caller, locks)
+			continue
+		}
+		if s := strings.Join(got, ","); !regexp.MustCompile(tc.locks).MatchString(s) {
+			t.Errorf("locks at the call in %s: %q, want %s", tc.caller, s, tc.locks)
+		}
+	}
+	for _, tc := range []struct{ name, pos, pkg string }{
+		{"prog.set", "main.go:10:6", "prog"},
+		{"prog.main$1", "main.go:15:5", "prog"},
+	} {
+		info, ok := rep.Func(tc.name)
+		if !ok || !strings.HasSuffix(info.Pos, string(filepath.Separator)+tc.pos) || info.Pkg != tc.pkg {
+			t.Errorf("Func(%s) = %+v, %v; want %s in package %s", tc.name, info, ok, tc.pos, tc.pkg)
+		}
+	}
+	if info, ok := rep.Func("prog.unnamed"); ok {
+		t.Errorf("Func of a function no race names: %+v", info)
 	}
 }

@@ -13,28 +13,10 @@ import (
 // WriteJSON writes the report as indented JSON, one race at a time.
 func (rep *Report) WriteJSON(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString("{\n  \"races\": [")
-	n := 0
-	err := rep.each(func(_ *group, _ int, race Race) error {
-		data, err := json.MarshalIndent(race, "    ", "  ")
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			bw.WriteString(",")
-		}
-		n++
-		bw.WriteString("\n    ")
-		_, err = bw.Write(data)
-		return err
-	})
-	if err != nil {
+	bw.WriteString("{\n  \"races\": ")
+	if err := rep.writeArray(bw, "    ", func(race Race) any { return race }); err != nil {
 		return err
 	}
-	if n > 0 {
-		bw.WriteString("\n  ")
-	}
-	bw.WriteString("]")
 	if len(rep.Errors) > 0 {
 		if err := writeMember(bw, "errors", rep.Errors); err != nil {
 			return err
@@ -54,6 +36,35 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// writeArray writes the races as a JSON array laid out as json.Indent
+// would, its elements indented by indent, each race as value makes it,
+// one at a time.
+func (rep *Report) writeArray(bw *bufio.Writer, indent string, value func(Race) any) error {
+	bw.WriteString("[")
+	n := 0
+	err := rep.each(func(_ *group, _ int, race Race) error {
+		data, err := json.MarshalIndent(value(race), indent, "  ")
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			bw.WriteString(",")
+		}
+		n++
+		bw.WriteString("\n" + indent)
+		_, err = bw.Write(data)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n" + indent[2:])
+	}
+	bw.WriteString("]")
+	return nil
 }
 
 // writeMember writes ",\n  \"name\": value" as json.Encoder would indent it.
@@ -82,6 +93,14 @@ func (rep *Report) each(fn func(g *group, i int, race Race) error) error {
 	return nil
 }
 
+// Each describes the races one at a time, location by location in the
+// order WriteText and WriteJSON write them, and calls fn with each, its
+// index among its location's races and their number; the first
+// Options.MaxPaths of a location come with call paths.
+func (rep *Report) Each(fn func(race Race, i, n int) error) error {
+	return rep.each(func(g *group, i int, race Race) error { return fn(race, i, len(g.races)) })
+}
+
 // withPaths says whether the i-th race of a location is shown with its
 // call paths.
 func (rep *Report) withPaths(i int) bool { return rep.opts.MaxPaths == 0 || i < rep.opts.MaxPaths }
@@ -105,7 +124,11 @@ func (rep *Report) WriteText(w io.Writer) error {
 			}
 			a, b := race.Accesses[0], race.Accesses[1]
 			prev := opName(b, true)
-			_, err := fmt.Fprintf(bw, "  %s at %s, %s at %s (race %s)\n", opName(a, false), a.Pos, strings.ToLower(prev[:1])+prev[1:], b.Pos, race.ID)
+			note := ""
+			if rep.note != nil {
+				note = ": " + rep.note(race.ID)
+			}
+			_, err := fmt.Fprintf(bw, "  %s at %s, %s at %s (race %s)%s\n", opName(a, false), a.Pos, strings.ToLower(prev[:1])+prev[1:], b.Pos, race.ID, note)
 			return err
 		}
 		if i > 0 {
@@ -121,6 +144,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 			}
 		}
 		_, err := fmt.Fprintf(bw, "\nRace %s\n", race.ID)
+		if err == nil && rep.note != nil {
+			_, err = fmt.Fprintf(bw, "%s\n", rep.note(race.ID))
+		}
 		return err
 	})
 	if err != nil {
@@ -129,9 +155,18 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if len(rep.groups) > 0 {
 		bw.WriteString("==================\n")
 	}
-	fmt.Fprintf(bw, "chordgo: %s, %s\n", count(rep.Stats.Locations, "location"), count(rep.Stats.Pairs.Ultimate, "access pair"))
+	fmt.Fprintf(bw, "chordgo: %s, %s", count(rep.Stats.Locations, "location"), count(rep.Stats.Reported, "access pair"))
+	if fl := rep.Stats.Filtered; fl != (Filtered{}) {
+		fmt.Fprintf(bw, " (not reported: %s)", fl)
+	}
+	bw.WriteString("\n")
 	return bw.Flush()
 }
+
+// Annotate has WriteText print note(id) under each race with call paths,
+// and after each one-line race: what a later stage (chordgo confirm)
+// found about it.
+func (rep *Report) Annotate(note func(raceID string) string) { rep.note = note }
 
 // opName names an access's operation as the race detector does: "Write",
 // "Atomic read", "Previous write" for the earlier access.
@@ -168,6 +203,20 @@ func describe(g Goroutine) string {
 	return s
 }
 
+// String lists the counts that are not 0.
+func (fl Filtered) String() string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{fl.Suppressed, "suppressed"}, {fl.Baseline, "in the baseline"}, {fl.Unchanged, "on lines the change does not touch"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // WriteStats writes the funnel's counts (Naik's Table 2.4) and times.
 func (rep *Report) WriteStats(w io.Writer) error {
 	p := rep.Stats.Pairs
@@ -180,6 +229,11 @@ func (rep *Report) WriteStats(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "pairs: original %d; removed by aliasing %s, escaping %s, parallel %s, unlocked %s; ultimate %d\n",
 		p.Original, pct(p.Original, p.Aliasing), pct(p.Aliasing, p.Escaping), pct(p.Escaping, p.Parallel), pct(p.Parallel, p.Unlocked), p.Ultimate)
 	if err != nil {
+		return err
+	}
+	fl := rep.Stats.Filtered
+	if _, err := fmt.Fprintf(w, "reported %s; not reported: %d suppressed (%s), %d in the baseline (-baseline), %d on lines the change does not touch (-new-from-rev)\n",
+		count(rep.Stats.Reported, "access pair"), fl.Suppressed, ignoreDirective, fl.Baseline, fl.Unchanged); err != nil {
 		return err
 	}
 	if d := rep.Stats.Demand; d != nil {

@@ -14,12 +14,13 @@ import (
 	"github.com/chordgo/chordgo/pointsto"
 	"github.com/chordgo/chordgo/races"
 	"github.com/chordgo/chordgo/reports"
+	"github.com/chordgo/chordgo/reports/html"
 )
 
 // Exit statuses of chordgo check.
 const (
 	exitClean   = 0 // no race
-	exitRaces   = 1 // races reported
+	exitRaces   = 1 // races reported (after suppressions, -baseline, -new-from-rev)
 	exitFailed  = 2 // could not analyze, or a package failed to load
 	exitStopped = 3 // a budget ran out (or SIGINT) before the first complete run
 )
@@ -31,62 +32,146 @@ func runCheck(args []string) int {
 	fs.SetOutput(shortWriter{os.Stderr})
 	lf := addLoadFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the report as JSON (schema: go doc github.com/chordgo/chordgo/reports)")
+	htmlDir := fs.String("html", "", "also write the report as HTML pages into `dir` (created if missing; empty, or holding an earlier report)")
 	stats := fs.Bool("stats", false, "print the pairs left after each stage of the funnel and the time of each stage to standard error")
-	std := fs.Bool("std", false, "also report races whose accesses are all in the standard library or other dependencies")
+	af := addAnalysisFlags(fs)
 	noEscape := fs.Bool("escape", true, "drop pairs on objects that no other goroutine can reach (false: keep them, for diagnosis)")
 	noMHP := fs.Bool("mhp", true, "drop pairs ordered by happens-before (false: keep them, for diagnosis)")
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
-	k := fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)")
-	onDemand := fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)")
-	maxPaths := fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)")
-	maxContexts := fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)")
-	allowEmpty := fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing")
 	budget := addBudgetFlags(fs)
+	review := addReviewFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
-			"\t[-escape=true] [-mhp=true] [-locks=true] [packages]\n\n"+
+			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
+			"\t[-write-baseline FILE] [-new-from-rev REV] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
 			"whole program from its roots (main, tests, benchmarks, fuzz targets, examples),\n"+
 			"and reports each pair of accesses that may race, with at least one of them in\n"+
 			"the packages named (standard-library packages too, when named).\n\n"+
 			"When -timeout, -mem or an interrupt stops the demand loop, the races of its last\n"+
 			"completed run are reported: they include every race a longer run would report.\n\n"+
-			"Exit status: 0 no race, 1 races reported, 2 the program could not be analyzed\n"+
-			"(a package failed to load: the rest is analyzed and reported; or no root runs\n"+
+			"A race with an access on a line that ends with a //chordgo:ignore <reason>\n"+
+			"comment, or below such a comment alone on its line, is not reported; -baseline\n"+
+			"and -new-from-rev leave out more.\n\n"+
+			"Exit status: 0 no race reported, 1 races reported, 2 the program could not be\n"+
+			"analyzed (a //chordgo:ignore without a reason, an unknown -new-from-rev revision,\n"+
+			"a package failed to load: the rest is analyzed and reported; or no root runs\n"+
 			"the packages named, see -allow-empty), 3 a budget ran out or an interrupt came\n"+
 			"before the first complete run (nothing is reported).\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	fail := failer("check")
+	af.races = races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks}
+	if *htmlDir != "" {
+		if err := html.CheckDir(*htmlDir); err != nil {
+			return fail(err)
 		}
-		return exitFailed
 	}
-	fail := func(err error) int {
-		printError("check", err)
-		return exitFailed
-	}
-	if *maxPaths < 0 {
-		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *maxPaths))
-	}
-	if *k < 0 {
-		return fail(fmt.Errorf("-k %d: want 0 (raise k on demand) or a positive k", *k))
-	}
-	if *maxContexts < 0 {
-		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *maxContexts))
+	if err := review.start(); err != nil {
+		return fail(err)
 	}
 	ctx, stop, err := budget.start()
 	if err != nil {
 		return fail(err)
 	}
 	defer stop()
+	rep, prog, code := af.analyze(ctx, "check", lf, fs.Args(), *stats, review)
+	if rep == nil {
+		return code
+	}
+	if *jsonOut {
+		err = rep.WriteJSON(os.Stdout)
+	} else {
+		err = rep.WriteText(os.Stdout)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if *htmlDir != "" {
+		if err := writeHTML(*htmlDir, rep); err != nil {
+			return fail(err)
+		}
+	}
+	if *stats {
+		if err := rep.WriteStats(os.Stderr); err != nil {
+			return fail(err)
+		}
+	}
+	if err := review.finish(rep); err != nil {
+		return fail(err)
+	}
+	switch {
+	case len(prog.Errors) > 0:
+		return exitFailed
+	case rep.Stats.Reported > 0:
+		return exitRaces
+	}
+	return exitClean
+}
 
+// writeHTML writes the HTML report into dir, file names relative to the
+// working directory. The races are described again: a Report is written
+// once per format, each time one race at a time.
+func writeHTML(dir string, rep *reports.Report) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	return html.Write(dir, rep, html.Options{Root: wd})
+}
+
+// analysisFlags are the flags that say how to analyze, shared by the
+// commands that report races (check, confirm).
+type analysisFlags struct {
+	std, onDemand, allowEmpty *bool
+	k, maxPaths               *int
+	maxContexts               *int64
+	races                     races.Options // the stages turned off, for check's diagnosis flags
+}
+
+func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
+	return &analysisFlags{
+		std:         fs.Bool("std", false, "also report races whose accesses are all in the standard library or other dependencies"),
+		k:           fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)"),
+		onDemand:    fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)"),
+		maxPaths:    fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)"),
+		maxContexts: fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)"),
+		allowEmpty:  fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing"),
+	}
+}
+
+// analyze runs the pipeline on the packages until it completes or ctx
+// ends, and builds the report of the demand loop's last completed run,
+// with review's filters applied if it is not nil.
+// Without a report (nil), it has said why on standard error and code is
+// the exit status.
+func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags, patterns []string, timings bool, review *reviewFlags) (rep *reports.Report, prog *pointsto.Program, code int) {
+	fail := func(err error) (*reports.Report, *pointsto.Program, int) {
+		printError(cmd, err)
+		return nil, prog, exitFailed
+	}
+	if *af.maxPaths < 0 {
+		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *af.maxPaths))
+	}
+	if *af.k < 0 {
+		return fail(fmt.Errorf("-k %d: want 0 (raise k on demand) or a positive k", *af.k))
+	}
+	if *af.maxContexts < 0 {
+		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *af.maxContexts))
+	}
+	opts := af.races
+	opts.Std = *af.std
 	an := &analysis{done: make(chan struct{})}
-	go an.run(ctx, lf, fs.Args(), *allowEmpty, demand.Options{
-		K: *k, Once: !*onDemand, MaxContexts: *maxContexts,
-		Races: races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks, Std: *std},
+	var root string
+	if review != nil {
+		an.loaded = review.loaded
+	}
+	go an.run(ctx, lf, patterns, *af.allowEmpty, demand.Options{
+		K: *af.k, Once: !*af.onDemand, MaxContexts: *af.maxContexts, Races: opts,
 	})
 	select {
 	case <-an.done:
@@ -101,27 +186,35 @@ func runCheck(args []string) int {
 	switch {
 	case finished && runErr != nil:
 		if be := budgetOf(runErr); be != nil {
-			printError("check", runErr)
-			return notAnalyzed(prog, be)
+			printError(cmd, runErr)
+			return nil, prog, notAnalyzed(cmd, prog, be)
 		}
 		return fail(runErr)
 	case finished:
 		stopped = budgetOf(dr.Stopped)
 	case dr == nil:
 		be := budgetOf(context.Cause(ctx))
-		fmt.Fprintf(os.Stderr, "chordgo check: %s while %s\n", be, phase)
-		return notAnalyzed(prog, be)
+		fmt.Fprintf(os.Stderr, "chordgo %s: %s while %s\n", cmd, be, phase)
+		return nil, prog, notAnalyzed(cmd, prog, be)
 	default:
 		stopped = budgetOf(context.Cause(ctx))
 	}
 	if stopped != nil {
-		fmt.Fprintf(os.Stderr, "chordgo check: %s after %d run(s) of the demand loop; reporting the last completed run's races, "+
+		fmt.Fprintf(os.Stderr, "chordgo %s: %s after %d run(s) of the demand loop; reporting the last completed run's races, "+
 			"which include every race a longer run would report (and perhaps false alarms it would drop); to refine further, %s\n",
-			stopped, len(dr.Iterations), stopped.advice)
+			cmd, stopped, len(dr.Iterations), stopped.advice)
 	}
 
 	t := time.Now()
-	rep := reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *maxPaths, Timings: *stats})
+	if review != nil {
+		root = review.root
+	}
+	rep = reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Root: root})
+	if review != nil {
+		if err := review.filter(rep); err != nil {
+			return fail(err)
+		}
+	}
 	rep.Stats.Demand = reports.DemandStats(dr)
 	for name, d := range map[string]time.Duration{
 		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
@@ -132,26 +225,7 @@ func runCheck(args []string) int {
 	for _, e := range prog.Errors {
 		rep.Errors = append(rep.Errors, e.Error())
 	}
-	if *jsonOut {
-		err = rep.WriteJSON(os.Stdout)
-	} else {
-		err = rep.WriteText(os.Stdout)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	if *stats {
-		if err := rep.WriteStats(os.Stderr); err != nil {
-			return fail(err)
-		}
-	}
-	switch {
-	case len(prog.Errors) > 0:
-		return exitFailed
-	case rep.Stats.Pairs.Ultimate > 0:
-		return exitRaces
-	}
-	return exitClean
+	return rep, prog, exitClean
 }
 
 // analysis is one check's pipeline up to the demand loop's result. It runs
@@ -159,7 +233,8 @@ func runCheck(args []string) int {
 // budget runs out in a stage that does not stop by itself (facts, Datalog
 // runs), and report what the pipeline had completed.
 type analysis struct {
-	done chan struct{} // closed when run returns
+	done   chan struct{}                 // closed when run returns
+	loaded func(*pointsto.Program) error // if set, called once the program is loaded, before it is analyzed
 
 	mu                sync.Mutex
 	phase             string            // what run is doing, for messages
@@ -192,6 +267,11 @@ func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []strin
 	prog, err := lf.load(ctx, patterns)
 	if err != nil {
 		return nil, err
+	}
+	if an.loaded != nil {
+		if err := an.loaded(prog); err != nil {
+			return nil, err
+		}
 	}
 	an.set(func() { an.prog, an.phase = prog, "extracting facts" })
 	t := time.Now()
@@ -281,9 +361,9 @@ func checkReached(a *pointsto.Analyzer, allowEmpty bool) error {
 
 // notAnalyzed says which programs a run stopped before its first complete
 // pass did not analyze, and what to try.
-func notAnalyzed(prog *pointsto.Program, be *budgetError) int {
+func notAnalyzed(cmd string, prog *pointsto.Program, be *budgetError) int {
 	if prog == nil {
-		fmt.Fprintf(os.Stderr, "chordgo check: not analyzed: the packages named (loading did not finish)\n")
+		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: the packages named (loading did not finish)\n", cmd)
 	} else {
 		var names []string
 		for i, r := range prog.Roots {
@@ -296,9 +376,9 @@ func notAnalyzed(prog *pointsto.Program, be *budgetError) int {
 				names = append(names, r.Func.Pkg.Pkg.Path()+" (main)")
 			}
 		}
-		fmt.Fprintf(os.Stderr, "chordgo check: not analyzed: %d program(s), analyzed together in one pass that did not finish: %s\n", len(names), listNames(names))
+		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: %d program(s), analyzed together in one pass that did not finish: %s\n", cmd, len(names), listNames(names))
 	}
-	fmt.Fprintf(os.Stderr, "chordgo check: %s\n", be.advice)
+	fmt.Fprintf(os.Stderr, "chordgo %s: %s\n", cmd, be.advice)
 	return exitStopped
 }
 

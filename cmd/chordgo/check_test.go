@@ -118,6 +118,24 @@ func TestCheck(t *testing.T) {
 		{name: "std package named", dir: t.TempDir(), args: []string{"check", "-stats", "internal/singleflight"},
 			code: 1, stderr: []string{`pairs: original [1-9]`}},
 
+		// //chordgo:ignore comments; exit status 1 only for races left.
+		{name: "all suppressed", args: []string{"check", "-stats", testdata(t, "suppress", "ignored")},
+			stdout: []string{`^chordgo: 0 locations, 0 access pairs \(not reported: 4 suppressed\)\n$`},
+			stderr: []string{`not reported: 4 suppressed \(//chordgo:ignore\), 0 in the baseline`,
+				`(?m)^chordgo check: warning: \S+/suppress/ignored/main.go:22:2: //chordgo:ignore matches no race\n`}},
+		{name: "all suppressed, JSON", args: []string{"check", "-json", testdata(t, "suppress", "ignored")},
+			stdout: []string{`"reported": 0,\n    "filtered": {\n      "suppressed": 4,\n      "baseline": 0,\n      "unchanged": 0\n    },\n    "locations": 0,`}},
+		{name: "partly suppressed", args: []string{"check", testdata(t, "suppress", "partly")}, code: 1,
+			stdout: []string{`Location: global \S+/suppress/partly\.b\n`, `chordgo: 1 location, 1 access pair \(not reported: 1 suppressed\)\n$`}},
+		{name: "suppression without a reason", args: []string{"check", testdata(t, "suppress", "noreason")}, code: 2,
+			stderr: []string{`^chordgo check: \S+/suppress/noreason/main.go:11:3: //chordgo:ignore without a reason; say why the race is harmless: //chordgo:ignore <reason>\n$`}},
+		{name: "SARIF directory missing", args: []string{"check", "-sarif", filepath.Join(t.TempDir(), "none", "log.sarif"), racy}, code: 2,
+			stderr: []string{`^chordgo check: -sarif \S+/none/log.sarif: no directory \S+/none to write it in\n$`}},
+		{name: "baseline directory missing", args: []string{"check", "-write-baseline", filepath.Join(t.TempDir(), "none", "baseline"), racy}, code: 2,
+			stderr: []string{`^chordgo check: -write-baseline \S+/none/baseline: no directory \S+/none to write it in\n$`}},
+		{name: "baseline missing", args: []string{"check", "-baseline", filepath.Join(t.TempDir(), "none"), racy}, code: 2,
+			stderr: []string{`^chordgo check: open \S+/none: no such file or directory\n$`}},
+
 		{name: "negative k", args: []string{"check", "-k", "-1", racy}, code: 2, stderr: []string{`-k -1: want 0 .* or a positive k`}},
 		{name: "negative max-contexts", args: []string{"check", "-max-contexts=-5", racy}, code: 2, stderr: []string{`-max-contexts -5: want 0 \(no bound\) or a positive bound`}},
 		{name: "negative timeout", args: []string{"check", "-timeout=-1s", racy}, code: 2, stderr: []string{`-timeout -1s: want a positive duration`}},
@@ -321,5 +339,29 @@ func TestCheckJSON(t *testing.T) {
 	}
 	if _, withStats, _ := runCaptured(t, "check", "-json", "-stats", dir); !strings.Contains(withStats, `"seconds"`) {
 		t.Errorf("no times with -stats:\n%s", withStats)
+	}
+}
+
+// TestCheckHTML checks that -html writes the report's pages while the text
+// goes on as without it, and that a directory holding other files is
+// refused with exit status 2.
+func TestCheckHTML(t *testing.T) {
+	racy := testdata(t, "races", "closure_write_racy")
+	_, plain, _ := runCaptured(t, "check", racy)
+	dir := filepath.Join(t.TempDir(), "report")
+	code, stdout, stderr := runCaptured(t, "check", "-html", dir, racy)
+	if code != 1 || stdout != plain {
+		t.Errorf("with -html: exit status %d, want 1; standard output the same as without: %v\n%s", code, stdout == plain, shorten(stderr))
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "*", "*.html"))
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil || len(pages) != 2 {
+		t.Errorf("pages written: index.html (%v) and %v; want the index, a location and a source page", err, pages)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCaptured(t, "check", "-html", dir, racy)
+	if want := dir + " holds notes.txt, which is not part of a chordgo HTML report"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("-html into a directory with other files: exit status %d, want 2 and %q in:\n%s", code, want, shorten(stderr))
 	}
 }

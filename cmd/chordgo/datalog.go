@@ -20,20 +20,14 @@ func runDatalog(args []string) int {
 			"Evaluates a Datalog program written in a subset of Souffle's language.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return 2
 	}
-	fail := func(err error) int {
-		printError("datalog", err)
-		return 2
-	}
+	fail := failer("datalog")
 	file := fs.Arg(0)
 	src, err := os.ReadFile(file)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,27 @@ func runeStart(b byte) bool { return b&0xC0 != 0x80 }
 // printError prints a command's error on standard error, long names cut.
 func printError(cmd string, err error) {
 	fmt.Fprintln(os.Stderr, shorten(fmt.Sprintf("chordgo %s: %v", cmd, err)))
+}
+
+// failer returns a command's way to fail: print the error, exit with
+// status 2.
+func failer(cmd string) func(error) int {
+	return func(err error) int {
+		printError(cmd, err)
+		return exitFailed
+	}
+}
+
+// parseFlags parses a command's arguments; when it returns false, the
+// command is done, with status code (0 for -h).
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitClean, false
+		}
+		return exitFailed, false
+	}
+	return 0, true
 }
 
 // shortWriter cuts long names in what is written through it (the flag

@@ -35,16 +35,10 @@ func runFacts(args []string) int {
 			"are still written, and the exit status is 2.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	fail := func(err error) int {
-		printError("facts", err)
-		return 2
-	}
+	fail := failer("facts")
 	if !*force {
 		if err := checkFactDir(*out); err != nil {
 			return fail(err)

@@ -28,10 +28,15 @@ func addLoadFlags(fs *flag.FlagSet) *loadFlags {
 // ends, loading stops.
 func (lf *loadFlags) load(ctx context.Context, patterns []string) (*pointsto.Program, error) {
 	cfg := pointsto.Config{Patterns: patterns, Tests: *lf.tests, Run: *lf.run, Context: ctx}
-	cfg.Tags = strings.FieldsFunc(*lf.tags, func(r rune) bool { return r == ',' || r == ' ' })
+	cfg.Tags = lf.tagList()
 	prog, err := pointsto.Load(cfg)
 	if prog != nil {
 		printLoadErrors(prog.Errors)
 	}
 	return prog, err
+}
+
+// tagList is -tags as a list.
+func (lf *loadFlags) tagList() []string {
+	return strings.FieldsFunc(*lf.tags, func(r rune) bool { return r == ',' || r == ' ' })
 }

@@ -3,6 +3,7 @@
 // Usage:
 //
 //	chordgo check [-json] [-stats] [flags] [packages]
+//	chordgo confirm [-json] [-count N] [-mode M] [-wait D] [flags] [packages]
 //	chordgo datalog [-F factdir] [-D outdir] [-stats] program.dl
 //	chordgo facts [-o dir] [flags] [packages]
 //
@@ -13,9 +14,17 @@
 // (default $CHORDGO_MEM or half of the machine's memory; the Go runtime's
 // memory limit plus a watchdog on runtime/metrics) and SIGINT end a context
 // that loading and the demand loop watch; the command stops waiting for the
-// pipeline at once and reports the demand loop's last completed run. Exit
-// status: 0 no race, 1 races, 2 could not analyze (or a package failed to
-// load), 3 a budget ran out before the first complete run.
+// pipeline at once and reports the demand loop's last completed run. Its
+// code-review flags (review.go: -sarif, -baseline, -write-baseline,
+// -new-from-rev, and //chordgo:ignore comments) read what they need once
+// the program is loaded, before it is analyzed, so that a wrong comment or
+// revision fails at once. Exit status: 0 no race reported, 1 races, 2 could
+// not analyze (or a package failed to load), 3 a budget ran out before the
+// first complete run.
+//
+// confirm runs check's pipeline, then hands the races to package confirm,
+// which runs their roots under the race detector; its exit status adds 4:
+// the race detector reported a race chordgo did not.
 package main
 
 import (
@@ -31,6 +40,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"check", "report the data races of Go packages", runCheck},
+		{"confirm", "report the data races of Go packages, each confirmed or not by running it under the race detector", runConfirm},
 		{"datalog", "evaluate a Datalog program (Souffle syntax) on fact files", runDatalog},
 		{"facts", "write the base relations of Go packages as Souffle fact files", runFacts},
 	}

@@ -1,0 +1,88 @@
+// Package confirm is chordgo's companion dynamic checker: it runs the
+// programs that reach each static race under Go's race detector and
+// marks the race confirmed when the race detector reports it.
+//
+// # What it takes and gives
+//
+// [Confirm] takes the races of a report (reports.Race, as chordgo check
+// -json prints them: two accesses with positions and the roots they are
+// reached from) and, in [Options], how each root is run (a package's
+// directory, a test or benchmark name, or a main package), and gives, per
+// race, whether it was confirmed, the witness (the program, the test, the
+// race detector's report, and for a directed run the schedule), or a note
+// saying why not; and the misses: races the race detector reported, with
+// an access in the packages analyzed, that match no static race. A miss is
+// a soundness bug of chordgo (or an assumption of the README's Soundness
+// section failing), to be made a testdata/races program.
+//
+// # Undirected runs
+//
+// Each program is built once with -race (go test -c, or go build for a
+// main package) in its directory, with the analysis's build tags, and run
+// with GORACE=halt_on_error=0: tests with -test.run selecting the races'
+// roots (-test.bench for benchmarks) and -test.count N, a main package N
+// times, stopping early once its races are all confirmed. Programs run one
+// at a time. [Parse] reads the race detector's reports ("WARNING: DATA
+// RACE" blocks: two accesses, each with its stack) and, from -test.v, the
+// test that was running.
+//
+// # Matching
+//
+// A dynamic race confirms a static one when each static access's
+// file:line is the position of a side of the report (either order). A
+// side's position is its innermost frame outside the runtime's packages
+// (map operations, append, copy and conversions are checked inside the
+// runtime, at the caller's line) or its innermost frame in the packages
+// analyzed (an access made inside a dependency, as reflect.Value.SetInt,
+// is reported by chordgo at the caller's line). The race detector prints
+// an atomic operation with sync/atomic frames only, losing its caller;
+// such a side matches a static atomic access of the same operation, so
+// the race is confirmed by its other position alone.
+//
+// # Directed runs
+//
+// A race that the race detector almost never sees (one access after a
+// sleep, or the common schedule ordering the accesses by accident) is
+// made to happen in the spirit of RaceFuzzer (Sen, PLDI 2008): the
+// program is built with go build -overlay copies of the accesses' files
+// in which "chordgoHook(mask); " is inserted before the statement of each
+// access, on its line, so line numbers stay the same, and a file that
+// declares the hook is added to the package (hook.go). The first goroutine
+// to reach each access waits, at most Options.Wait, until the first
+// goroutine reaches the other; then the later one goes first and the
+// earlier follows after a millisecond (the earlier is often a test or main
+// about to return). Later arrivals pass at once. The hook uses only
+// sync/atomic loads and stores on its own variables: the happens-before
+// they add runs from what each side did before its hook to what the other
+// does after its own, so it never orders the race's two accesses, which
+// both come after the hooks, and it creates no race; it can hide another
+// race whose accesses lie on either side of the hooks, so a directed run
+// is evidence for its race only, and the undirected runs are the ones
+// that look for misses. Its bounded wait cannot deadlock a program by
+// itself. The schedule it forces can:
+// a program whose race lets one goroutine overwrite a mutex another is
+// blocked on (testdata/races/mutex_reset_racy) hangs in it, so every
+// process is killed after Options.RunTimeout, and what it reported before
+// counts. It prints its schedule with a raw
+// write(2) system call, which the race detector does not count as
+// synchronization (os.File writes and fmt would: syscall.Write's
+// ReleaseMerge, sync.Pool).
+//
+// A race gets no directed run, and says why in its note, when a hook
+// cannot go right before its access on the same line: the access is in a
+// statement that starts on an earlier line, in a loop's header (a hook
+// before the loop would hold only the first iteration), outside function
+// bodies, in GOROOT or the module cache (go build -overlay cannot replace
+// those files), or the two accesses are in different packages (they would
+// need one hook's state between them). A statement's own work before the
+// access (calls among its operands) runs after the hook. Directed runs
+// run each program N times, each a new process, as the hook acts once per
+// process. The hook needs syscall.RawSyscall: Unix.
+//
+// Package confirm comes after reports in chordgo's data flow and is used
+// by cmd/chordgo (chordgo confirm). What part 3 of issue 14, check
+// elimination, can reuse: the overlay writer (copies with same-line
+// insertions plus an added package file, overlay.json), the build-and-run
+// of a program with -race, and the parser, to compare the races reported
+// with and without an overlay.
+package confirm

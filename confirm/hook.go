@@ -1,0 +1,290 @@
+package confirm
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/template"
+	"time"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// A hookSite is where a directed run holds a goroutine: before the
+// statement, on its line, that makes the accesses of the sides in mask
+// (bit k: access k of the race).
+type hookSite struct {
+	file   string
+	offset int // byte offset of the statement in the file
+	mask   uint8
+}
+
+// placeHooks finds the statements before which the hooks of a race's two
+// accesses go, or says why they cannot go anywhere that keeps line numbers
+// and holds the goroutine just before the access.
+func placeHooks(accesses [2]Position, forbidden func(file string) bool) (sites []hookSite, pkg string, err error) {
+	files := map[string]*parsedFile{}
+	for k, a := range accesses {
+		if forbidden(a.File) {
+			return nil, "", fmt.Errorf("%s is in GOROOT or the module cache, which go build -overlay cannot replace", a)
+		}
+		pf, ok := files[a.File]
+		if !ok {
+			if pf, err = parseFile(a.File); err != nil {
+				return nil, "", err
+			}
+			files[a.File] = pf
+		}
+		if pkg != "" && pf.ast.Name.Name != pkg {
+			return nil, "", fmt.Errorf("the accesses are in packages %s and %s, which would need one hook shared between them", pkg, pf.ast.Name.Name)
+		}
+		pkg = pf.ast.Name.Name
+		if k == 1 && filepath.Dir(a.File) != filepath.Dir(accesses[0].File) {
+			return nil, "", fmt.Errorf("the accesses are in directories %s and %s, which would need one hook shared between them", filepath.Dir(accesses[0].File), filepath.Dir(a.File))
+		}
+		off, err := pf.statementBefore(a)
+		if err != nil {
+			return nil, "", err
+		}
+		i := slices.IndexFunc(sites, func(s hookSite) bool { return s.file == a.File && s.offset == off })
+		if i < 0 {
+			i = len(sites)
+			sites = append(sites, hookSite{file: a.File, offset: off})
+		}
+		sites[i].mask |= 1 << k
+	}
+	return sites, pkg, nil
+}
+
+type parsedFile struct {
+	fset *token.FileSet
+	ast  *ast.File
+	tok  *token.File
+	src  []byte
+}
+
+func parseFile(name string) (*parsedFile, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	return &parsedFile{fset: fset, ast: f, tok: fset.File(f.Pos()), src: src}, nil
+}
+
+// statementBefore returns the offset of the statement before which the
+// hook of the access at p goes: the innermost statement of a block (or of
+// a case's body) that holds the access. It must start on the access's
+// line, so that the hook keeps line numbers and runs each time just
+// before the access; the statement's work before the access (calls in its
+// other operands) then runs after the hook.
+func (pf *parsedFile) statementBefore(p Position) (int, error) {
+	if p.Line < 1 || p.Line > pf.tok.LineCount() || p.Column < 1 {
+		return 0, fmt.Errorf("%s: no such position in the file", p)
+	}
+	off := int(pf.tok.LineStart(p.Line)) - pf.tok.Base() + p.Column - 1
+	if off >= pf.tok.Size() {
+		return 0, fmt.Errorf("%s: no such position in the file", p)
+	}
+	pos := pf.tok.Pos(off)
+	path, _ := astutil.PathEnclosingInterval(pf.ast, pos, pos)
+	for i := 0; i+1 < len(path); i++ {
+		stmt, ok := path[i].(ast.Stmt)
+		if !ok || !inStatementList(stmt, path[i+1]) {
+			continue
+		}
+		if line := pf.tok.Line(stmt.Pos()); line != p.Line {
+			return 0, fmt.Errorf("%s is inside a statement that starts on line %d: a hook there would move lines or run before other statements", p, line)
+		}
+		if i > 0 && loopHeader(stmt, path[i-1]) {
+			return 0, fmt.Errorf("%s is in the header of a loop, which runs each iteration: a hook before the loop would hold only the first", p)
+		}
+		return int(stmt.Pos()) - pf.tok.Base(), nil
+	}
+	return 0, fmt.Errorf("%s is not inside a statement of a function body", p)
+}
+
+// inStatementList says whether stmt is one of parent's list of
+// statements, before which another statement can go.
+func inStatementList(stmt ast.Stmt, parent ast.Node) bool {
+	switch stmt.(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		return false
+	}
+	switch p := parent.(type) {
+	case *ast.BlockStmt:
+		return slices.Contains(p.List, stmt)
+	case *ast.CaseClause:
+		return slices.Contains(p.Body, stmt)
+	case *ast.CommClause:
+		return slices.Contains(p.Body, stmt)
+	}
+	return false
+}
+
+// loopHeader says whether child, the node under loop on the path to the
+// access, is a part of the loop's header that runs each iteration.
+func loopHeader(loop ast.Stmt, child ast.Node) bool {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return child != l.Body && child != l.Init && child != nil
+	case *ast.RangeStmt:
+		return child == l.Key || child == l.Value
+	}
+	return false
+}
+
+// settle is how long the goroutine that reached its hook first waits,
+// after the other arrived, so that the other's access goes first: the
+// first is often the one whose goroutine ends (or whose test returns)
+// right after its access.
+const settle = time.Millisecond
+
+var hookTemplate = template.Must(template.New("hook").Parse(`// Code generated by chordgo confirm for a directed run; DO NOT EDIT.
+
+package {{.Package}}
+
+import (
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// chordgoArrived holds, for each access of the race, when the first
+// goroutine to reach it arrived (Unix nanoseconds; 0 before, -1 when the
+// other side's first goroutine waited for it in vain).
+var chordgoArrived [2]atomic.Int64
+
+// chordgoHook holds the first goroutine to reach each access of the race
+// (bit k of sides: access k) until the first goroutine at the other access
+// arrives, or {{.Wait}} has passed; then the later one goes first. Later
+// goroutines pass. It only loads and stores chordgoArrived: the
+// happens-before that adds runs from what each side did before its hook
+// to what the other does after its own, so it never orders the race's two
+// accesses, which both come after the hooks (it can hide another race,
+// across the hooks), and it reports none itself. It prints its
+// schedule with a raw write(2), which, unlike os.File and fmt, the race
+// detector does not count as synchronization.
+func chordgoHook(sides uint8) {
+	for side := 0; side < 2; side++ {
+		if sides&(1<<side) == 0 || chordgoArrived[side].Load() != 0 {
+			continue
+		}
+		start := time.Now().UnixNano()
+		if !chordgoArrived[side].CompareAndSwap(0, start) {
+			continue
+		}
+		other := &chordgoArrived[1-side]
+		for other.Load() == 0 && time.Now().UnixNano()-start < {{.WaitNanos}} {
+			runtime.Gosched()
+		}
+		// On a timeout, close the other side too: a later arrival there
+		// (this goroutine, after its access) must not store its history
+		// for others to load.
+		met := int64(0)
+		if !other.CompareAndSwap(0, -1) {
+			met = other.Load()
+		}
+		if met != 0 && met < start {
+			return // the other side waited for this one, which goes first
+		}
+		waited := time.Now().UnixNano() - start
+		for met != 0 && time.Now().UnixNano()-start < waited+{{.SettleNanos}} {
+			runtime.Gosched()
+		}
+		msg := append([]byte({{printf "%q" .Prefix}}), chordgoSides[side]...)
+		msg = append(msg, " arrived first and waited "...)
+		msg = strconv.AppendFloat(msg, float64(waited)/1e6, 'f', 1, 64)
+		if met != 0 {
+			msg = append(msg, "ms for "...)
+			msg = append(msg, chordgoSides[1-side]...)
+			msg = append(msg, ", which then went first\n"...)
+		} else {
+			msg = append(msg, "ms; "...)
+			msg = append(msg, chordgoSides[1-side]...)
+			msg = append(msg, " did not arrive\n"...)
+		}
+		syscall.RawSyscall(syscall.SYS_WRITE, 2, uintptr(unsafe.Pointer(&msg[0])), uintptr(len(msg)))
+		return
+	}
+}
+
+var chordgoSides = [2]string{ {{- printf "%q" (index .Sides 0)}}, {{printf "%q" (index .Sides 1) -}} }
+`))
+
+// schedulePrefix begins the lines a directed run's hook prints.
+const schedulePrefix = "chordgo-schedule: "
+
+// hookCall is the statement inserted before an access's statement.
+func hookCall(mask uint8) string { return "chordgoHook(" + strconv.Itoa(int(mask)) + "); " }
+
+// writeOverlay writes, into dir, copies of the accessed files with the
+// hooks inserted and the file that declares the hook, and the overlay
+// file for go build -overlay; it returns the overlay file's name.
+func writeOverlay(dir string, sites []hookSite, pkg string, sides [2]string, wait time.Duration) (string, error) {
+	byFile := map[string][]hookSite{}
+	for _, s := range sites {
+		byFile[s.file] = append(byFile[s.file], s)
+	}
+	replace := map[string]string{}
+	allTests := true
+	for i, file := range slices.Sorted(maps.Keys(byFile)) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return "", err
+		}
+		fs := byFile[file]
+		slices.SortFunc(fs, func(a, b hookSite) int { return cmp.Compare(b.offset, a.offset) })
+		for _, s := range fs {
+			src = slices.Insert(src, s.offset, []byte(hookCall(s.mask))...)
+		}
+		copyName := filepath.Join(dir, fmt.Sprintf("%d_%s", i, filepath.Base(file)))
+		if err := os.WriteFile(copyName, src, 0o644); err != nil {
+			return "", err
+		}
+		replace[file] = copyName
+		allTests = allTests && strings.HasSuffix(file, "_test.go")
+	}
+	// A hook in a _test.go file is seen by both the package's test files
+	// and, for package p_test, only by them.
+	hookName := "zz_chordgo_hook.go"
+	if allTests {
+		hookName = "zz_chordgo_hook_test.go"
+	}
+	var hook bytes.Buffer
+	err := hookTemplate.Execute(&hook, map[string]any{
+		"Package": pkg, "Wait": wait.String(), "WaitNanos": wait.Nanoseconds(),
+		"SettleNanos": settle.Nanoseconds(), "Sides": sides, "Prefix": schedulePrefix,
+	})
+	if err != nil {
+		return "", err
+	}
+	hookCopy := filepath.Join(dir, hookName)
+	if err := os.WriteFile(hookCopy, hook.Bytes(), 0o644); err != nil {
+		return "", err
+	}
+	replace[filepath.Join(filepath.Dir(sites[0].file), hookName)] = hookCopy
+	data, err := json.MarshalIndent(map[string]any{"Replace": replace}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	return overlay, os.WriteFile(overlay, data, 0o644)
+}

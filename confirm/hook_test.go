@@ -1,0 +1,123 @@
+package confirm
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hookSource is a file whose accesses the placement cases name by line
+// and by the text the access starts with on that line.
+const hookSource = `package p
+
+var x, y int
+
+var z = x
+
+func f() int { return 1 }
+
+func g(n int, ch chan int) {
+	x = 1
+	y = f() + x
+	y = f() +
+		x
+	for i := 0; i < x; i++ {
+		y = i
+	}
+	switch n {
+	case 1: x = 2
+	}
+	go func() { x = 3 }()
+	if x > 0 {
+	}
+	x = y
+}
+`
+
+func TestPlaceHooks(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(file, []byte(hookSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(hookSource, "\n")
+	// at finds the n-th occurrence of text on a line (1-based).
+	at := func(line int, text string, n int) Position {
+		col := 0
+		for range n {
+			i := strings.Index(lines[line-1][col:], text)
+			if i < 0 {
+				t.Fatalf("line %d: no %q", line, text)
+			}
+			col += i + 1
+		}
+		return Position{File: file, Line: line, Column: col}
+	}
+	for _, tc := range []struct {
+		name     string
+		accesses [2]Position
+		lines    map[int]string // the hooked lines, as the copy has them
+		err      string
+	}{
+		{name: "statements", accesses: [2]Position{at(10, "x", 1), at(23, "x", 1)},
+			lines: map[int]string{10: "\tchordgoHook(1); x = 1", 23: "\tchordgoHook(2); x = y"}},
+		// The hook goes before the statement: f() runs after it.
+		{name: "operand after a call", accesses: [2]Position{at(11, "x", 1), at(10, "x", 1)},
+			lines: map[int]string{11: "\tchordgoHook(1); y = f() + x", 10: "\tchordgoHook(2); x = 1"}},
+		{name: "same statement", accesses: [2]Position{at(23, "x", 1), at(23, "y", 1)},
+			lines: map[int]string{23: "\tchordgoHook(3); x = y"}},
+		{name: "case body", accesses: [2]Position{at(18, "x", 1), at(10, "x", 1)},
+			lines: map[int]string{18: "\tcase 1: chordgoHook(1); x = 2", 10: "\tchordgoHook(2); x = 1"}},
+		{name: "closure", accesses: [2]Position{at(20, "x", 1), at(10, "x", 1)},
+			lines: map[int]string{20: "\tgo func() { chordgoHook(1); x = 3 }()", 10: "\tchordgoHook(2); x = 1"}},
+		{name: "condition", accesses: [2]Position{at(21, "x", 1), at(10, "x", 1)},
+			lines: map[int]string{21: "\tchordgoHook(1); if x > 0 {", 10: "\tchordgoHook(2); x = 1"}},
+		{name: "loop body", accesses: [2]Position{at(15, "y", 1), at(10, "x", 1)},
+			lines: map[int]string{15: "\t\tchordgoHook(1); y = i", 10: "\tchordgoHook(2); x = 1"}},
+		{name: "continued line", accesses: [2]Position{at(13, "x", 1), at(10, "x", 1)}, err: "inside a statement that starts on line 12"},
+		{name: "loop condition", accesses: [2]Position{at(14, "x", 1), at(10, "x", 1)}, err: "header of a loop"},
+		{name: "package variable", accesses: [2]Position{at(5, "x", 1), at(10, "x", 1)}, err: "not inside a statement of a function body"},
+		{name: "past the end", accesses: [2]Position{{File: file, Line: 99, Column: 1}, at(10, "x", 1)}, err: "no such position"},
+		{name: "not replaceable", accesses: [2]Position{at(10, "x", 1), at(23, "x", 1)}, err: "cannot replace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forbidden := func(string) bool { return tc.name == "not replaceable" }
+			sites, pkg, err := placeHooks(tc.accesses, forbidden)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			overlay, err := writeOverlay(out, sites, pkg, [2]string{"a", "b"}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(out, "0_p.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Split(string(data), "\n")
+			if len(got) != len(lines) {
+				t.Fatalf("the copy has %d lines, the file %d", len(got), len(lines))
+			}
+			for i := range lines {
+				want, hooked := tc.lines[i+1]
+				if !hooked {
+					want = lines[i]
+				}
+				if got[i] != want {
+					t.Errorf("line %d: got %q, want %q", i+1, got[i], want)
+				}
+			}
+			if data, err := os.ReadFile(overlay); err != nil || !strings.Contains(string(data), filepath.Join(dir, "zz_chordgo_hook.go")) {
+				t.Errorf("overlay %s does not add the hook file to %s: %s", overlay, dir, data)
+			}
+		})
+	}
+}

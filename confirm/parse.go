@@ -1,0 +1,167 @@
+package confirm
+
+import (
+	"bufio"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A DynamicRace is one "WARNING: DATA RACE" block of the race detector's
+// output.
+type DynamicRace struct {
+	Accesses [2]DynamicAccess // the later access first, as printed
+	Test     string           // the test running when it was printed ("" outside tests)
+	Text     string           // the block as printed, between the ===== lines
+}
+
+// A DynamicAccess is one side of a dynamic race.
+type DynamicAccess struct {
+	Op     string // "read" or "write"
+	Atomic bool
+	Stack  []Frame // innermost first
+}
+
+// A Frame is a function and the position it was at.
+type Frame struct {
+	Func string // "pkg/path.(*T).m"
+	File string
+	Line int
+}
+
+// Position is file:line.
+func (f Frame) Position() string { return f.File + ":" + strconv.Itoa(f.Line) }
+
+// Top returns the access's innermost frame outside the runtime's own
+// packages: where the program made the access. Map operations, append,
+// copy and conversions are checked inside the runtime, so their innermost
+// frames are runtime functions, and the caller is the program's. ok is
+// false when every frame is the runtime's: the race detector loses the
+// caller of sync/atomic functions, so an atomic access is printed with
+// sync/atomic frames only.
+func (a DynamicAccess) Top() (f Frame, ok bool) {
+	for _, f := range a.Stack {
+		if !runtimePackage(funcPackage(f.Func)) {
+			return f, true
+		}
+	}
+	return Frame{}, false
+}
+
+// runtimePackage says whether the race detector's frames in package path
+// are the runtime's implementation of an operation rather than the
+// program's code.
+func runtimePackage(path string) bool {
+	return path == "runtime" || path == "sync/atomic" || strings.HasPrefix(path, "runtime/") || strings.HasPrefix(path, "internal/")
+}
+
+// funcPackage returns the package path of a function name as the race
+// detector prints it: "a/b.(*T).m" -> "a/b".
+func funcPackage(name string) string {
+	slash := strings.LastIndexByte(name, '/')
+	if i := strings.IndexByte(name[slash+1:], '.'); i >= 0 {
+		return name[:slash+1+i]
+	}
+	return name
+}
+
+var (
+	accessLine = regexp.MustCompile(`^(Previous )?(?i:(atomic )?(read|write)) at 0x[0-9a-f]+ by (?:main )?goroutine`)
+	frameFile  = regexp.MustCompile(`^\s+(\S.*):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	testStart  = regexp.MustCompile(`^=== (?:RUN|CONT)\s+(\S+)`)
+)
+
+const (
+	separator = "=================="
+	warning   = "WARNING: DATA RACE"
+)
+
+// Parse reads the output of programs built with -race (tests with -v, so
+// that it knows which test printed a race) and returns its races in the
+// order printed. Lines that are not part of a race block are skipped:
+// the output is the program's too. A block that begins but does not hold
+// two accesses with stacks is an error naming its line.
+func Parse(output string) ([]DynamicRace, error) {
+	var out []DynamicRace
+	test := ""
+	sc := bufio.NewScanner(strings.NewReader(output))
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		if m := testStart.FindStringSubmatch(line); m != nil {
+			test = m[1]
+			continue
+		}
+		if line != warning {
+			continue
+		}
+		start := lineNo
+		block := []string{line}
+		for sc.Scan() {
+			lineNo++
+			if sc.Text() == separator {
+				break
+			}
+			block = append(block, sc.Text())
+		}
+		race, err := parseBlock(block)
+		if err != nil {
+			return nil, fmt.Errorf("race report at line %d: %v", start, err)
+		}
+		race.Test = strings.SplitN(test, "/", 2)[0]
+		out = append(out, race)
+	}
+	return out, sc.Err()
+}
+
+// parseBlock reads the two accesses of a race block: each a line "Write
+// at ADDR by goroutine N:" (or Read, Atomic, Previous) and its frames,
+// a function line and a file:line line each.
+func parseBlock(block []string) (DynamicRace, error) {
+	race := DynamicRace{Text: strings.Join(block, "\n")}
+	n := 0
+	var cur *DynamicAccess
+	for i := 1; i < len(block); i++ {
+		line := block[i]
+		if m := accessLine.FindStringSubmatch(line); m != nil {
+			if n == 2 {
+				return race, fmt.Errorf("more than two accesses")
+			}
+			cur = &race.Accesses[n]
+			n++
+			cur.Atomic = m[2] != ""
+			cur.Op = strings.ToLower(m[3])
+			continue
+		}
+		if line == "" || !strings.HasPrefix(line, "  ") {
+			cur = nil // the goroutines' creation stacks and other sections
+			continue
+		}
+		if cur == nil || strings.HasPrefix(line, "   ") || strings.HasPrefix(strings.TrimSpace(line), "[") {
+			continue // not a frame: "[failed to restore the stack]"
+		}
+		fn := strings.TrimSuffix(strings.TrimSpace(line), "()")
+		if i+1 >= len(block) {
+			return race, fmt.Errorf("frame %s without its position", fn)
+		}
+		m := frameFile.FindStringSubmatch(block[i+1])
+		if m == nil {
+			return race, fmt.Errorf("frame %s: want a file:line line after it, got %q", fn, block[i+1])
+		}
+		i++
+		lineNum, _ := strconv.Atoi(m[2])
+		file := m[1]
+		if file != "<autogenerated>" {
+			file = filepath.Clean(file)
+		}
+		cur.Stack = append(cur.Stack, Frame{Func: fn, File: file, Line: lineNum})
+	}
+	if n < 2 {
+		return race, fmt.Errorf("want two accesses, found %d", n)
+	}
+	return race, nil
+}

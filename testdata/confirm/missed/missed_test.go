@@ -1,0 +1,5 @@
+package missed
+
+import "testing"
+
+func TestBump(t *testing.T) { Bump() }

@@ -1,0 +1,5 @@
+package racefree
+
+import "testing"
+
+func TestHandoff(t *testing.T) { Handoff() }

@@ -1,0 +1,5 @@
+package rare
+
+import "testing"
+
+func TestStart(t *testing.T) { Start() }
