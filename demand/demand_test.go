@@ -151,17 +151,59 @@ func TestAgreesWithK3(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, want := racePositions(demand), racePositions(k3)
+	f := demand.PointsTo.Facts
+	disagree := map[string]bool{} // knownLoopDisagrees programs that disagree
 	for _, r := range want {
 		if !slices.Contains(got, r) {
+			if p := knownLoopDisagree(f, k3.Races.Races, r); p != "" {
+				disagree[p] = true
+				continue
+			}
 			t.Errorf("k = 3 reports %s, the loop does not", r)
 		}
 	}
 	for _, r := range got {
 		if !slices.Contains(want, r) {
+			if p := knownLoopDisagree(f, demand.Races.Races, r); p != "" {
+				disagree[p] = true
+				continue
+			}
 			t.Errorf("the loop reports %s, which k = 3 proves absent", r)
 		}
 	}
+	for p, why := range knownLoopDisagrees {
+		if !disagree[p] {
+			t.Errorf("the loop agrees with k = 3 on %s now; remove it from knownLoopDisagrees (%s)", p, why)
+		}
+	}
 	t.Logf("%d races; %d iterations", len(got), len(demand.Iterations))
+}
+
+// knownLoopDisagrees are testdata/races programs on which the loop, which
+// refines only allocation sites where races remain, and k = 3 disagree,
+// since abstract goroutines merged at k = 1 make mhp miss races or report
+// false ones; races' knownWrong has each cause. The test fails when one
+// agrees, so that the list only shrinks.
+var knownLoopDisagrees = map[string]string{
+	"nested_go_two_runs_racy":      "missed: one abstract goroutine for the works of f's two runs",
+	"nested_go_two_runs_chan_racy": "missed: one abstract goroutine and channel for f's two runs",
+	"waitgroup_go":                 "false race: the goroutine inside WaitGroup.Go is shared by the programs of the load",
+	"waitgroup_go_nested_racy":     "missed: one abstract goroutine for the closures of both wg.Go calls",
+}
+
+// knownLoopDisagree returns the knownLoopDisagrees program of a race among rs
+// that describe describes as r, or "".
+func knownLoopDisagree(f *pointsto.Facts, rs []races.Race, r string) string {
+	for _, race := range rs {
+		if describe(f, race) != r {
+			continue
+		}
+		p := filepath.Base(filepath.Dir(f.AccessPos(race.Accesses[0].E).Filename))
+		if _, ok := knownLoopDisagrees[p]; ok {
+			return p
+		}
+	}
+	return ""
 }
 
 // TestShortcuts checks the loop's shortcuts on testdata/races against what
