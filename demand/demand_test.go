@@ -185,10 +185,8 @@ func TestAgreesWithK3(t *testing.T) {
 // false ones; races' knownWrong has each cause. The test fails when one
 // agrees, so that the list only shrinks.
 var knownLoopDisagrees = map[string]string{
-	"nested_go_two_runs_racy":      "missed: one abstract goroutine for the works of f's two runs",
-	"nested_go_two_runs_chan_racy": "missed: one abstract goroutine and channel for f's two runs",
-	"waitgroup_go":                 "false race: the goroutine inside WaitGroup.Go is shared by the programs of the load",
-	"waitgroup_go_nested_racy":     "missed: one abstract goroutine for the closures of both wg.Go calls",
+	"waitgroup_go":             "false race: the goroutine inside WaitGroup.Go is shared by the programs of the load",
+	"waitgroup_go_nested_racy": "missed: one abstract goroutine for the closures of both wg.Go calls",
 }
 
 // knownLoopDisagree returns the knownLoopDisagrees program of a race among rs

@@ -10,9 +10,11 @@ import (
 // after returns what happens after instruction x when goroutine g runs it:
 // the least fixpoint of
 //
-//   - a goroutine whose every start happens after x (startedAfter), and
-//     every goroutine it starts (the go statement happens before the
-//     goroutine begins);
+//   - a goroutine whose every start happens after x (startedAfter): a
+//     child of goroutines in the set joins it the same way, when every
+//     goroutine that may start it is in the set (the go statement happens
+//     before the goroutine begins), never for being a descendant of one
+//     (an abstract child may have instances started from elsewhere);
 //   - an event whose every run is after x: in g, when g is single and the
 //     event cannot have run before x (program order); in a goroutine that
 //     happens after x; or after an acquire that happens after x;
@@ -61,13 +63,18 @@ func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool, seed *bitset.
 			}
 			s.A.Set(uint(id))
 			changed = true
+			// Every start of these goroutines is a run of this go
+			// statement. Their descendants join W through startedAfter,
+			// once every goroutine that may start them is in W: an
+			// abstract child may also be started by instances of other
+			// goroutines, before x.
 			for _, g2 := range o.spawned[id] {
-				s.W.InPlaceUnion(o.gs.desc[g2])
+				s.W.Set(uint(g2))
 			}
 		}
 		for _, site := range o.bySite {
 			for _, g2 := range o.startedAfter(site, g, single, may, s) {
-				s.W.InPlaceUnion(o.gs.desc[g2])
+				s.W.Set(uint(g2))
 				changed = true
 			}
 		}

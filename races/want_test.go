@@ -99,8 +99,6 @@ var knownWrong = map[string]string{
 	"demand_container":                   "needs k = 2 at the map's and at its holder's site (the demand loop: demand.TestHolders)",
 	"naik_fig3_1_thrd_this":              "goroutine-disjoint objects are not proved (condmustnot)",
 	"naik_fig4_1":                        "needs k > 1 for its sites (the demand loop, issue 5)",
-	"nested_go_two_runs_chan_racy":       "missed (internal/difftest seed 1001): mhp at k = 1 (reported at -k 2 and with -mhp=false): the goroutines and the done channels of f's two runs are one abstract goroutine and object each, and mhp orders the other run's write before main's read through a send on done that main's run never receives; without the innermost goroutine it is reported (the fault of nested_go_two_runs_racy)",
-	"nested_go_two_runs_racy":            "missed (internal/difftest seed 508): at k = 1 one abstract goroutine stands for both works, and mhp orders f's write before it as if every work descended from the run of f that wrote (the race is reported at -k 2, and with one goroutine between f and work); the demand loop raises k only where races remain",
 	"slice_distinct_index":               "one pseudo-field [*] per array: goroutines writing s[i] for distinct i look alike",
 	"study_future_timeout_racy":          "a select is one acquire whose partners are those of all its cases: the read in the <-f.done case is not ordered after close(f.done), since context's close of ctx.Done() is a partner too (false race at the read besides the true one)",
 	"study_map_by_value_merged":          "one abstract map stands for the maps the goroutines of the loop make in countWords: Order.Apart separates instances only by objects allocated before each go statement, and main's range over a received map is not ordered after the other goroutines' inserts",
@@ -111,7 +109,6 @@ var knownWrong = map[string]string{
 	"study_slice_passed_clone":           "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
 	"tests_own_callbacks":                "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
 	"waitgroup_go":                       "right alone; loaded with the other programs, a false race of each closure with itself: the goroutine inside WaitGroup.Go is shared by every program of the load that calls wg.Go (waitgroup_go_nested_racy calls it twice), so it is not single",
-	"waitgroup_go_nested_racy":           "missed (internal/difftest seed 865): one abstract goroutine runs the closures of both wg.Go calls (the go statement inside WaitGroup.Go, as in waitgroup_go), so mhp orders main's write, made before wg2.Go, before the goroutine that wg1's closure starts; with a go statement in place of either wg.Go, it is reported",
 }
 
 // TestWant checks every program of testdata/races: each line with
