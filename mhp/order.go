@@ -102,9 +102,9 @@ type Order struct {
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
 	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
 	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
-	once      *onceRuns // the functions that run inside one run of a sync.Once's f (once.go)
-	chains    map[[2]uint32]*chain // by pair of chain closures, the lower first (chainOf)
-	closureOf map[uint32]uint32    // by goroutine: its chain closure (chainClosure)
+	once      *onceRuns                          // the functions that run inside one run of a sync.Once's f (once.go)
+	chains    map[[2]uint32]*chain               // by pair of chain closures, the lower first (chainOf)
+	closureOf map[uint32]uint32                  // by goroutine: its chain closure (chainClosure)
 	// closureSets are the distinct chain closures, closureIDs their
 	// indexes by the sets' words.
 	closureSets []*bitset.BitSet
