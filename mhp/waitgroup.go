@@ -113,18 +113,7 @@ func (o *Order) fnEvents(fn *ssa.Function, kind eventKind) []uint32 {
 // accessRoot returns the pointer whose object holds the location that
 // load or store instr accesses, through field addresses only.
 func accessRoot(instr ssa.Instruction) (ssa.Value, bool) {
-	var v ssa.Value
-	switch in := instr.(type) {
-	case *ssa.Store:
-		v = in.Addr
-	case *ssa.UnOp:
-		if in.Op != token.MUL {
-			return nil, false
-		}
-		v = in.X
-	default:
-		return nil, false
-	}
+	v := pointsto.LoadStoreAddr(instr)
 	fa, ok := v.(*ssa.FieldAddr)
 	for ok {
 		v = fa.X

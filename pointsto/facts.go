@@ -319,6 +319,20 @@ func nearestPos(instr ssa.Instruction) token.Pos {
 	return first
 }
 
+// LoadStoreAddr returns the address a load (*p) or a store reads or
+// writes, or nil for any other instruction.
+func LoadStoreAddr(instr ssa.Instruction) ssa.Value {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Addr
+	case *ssa.UnOp:
+		if instr.Op == token.MUL {
+			return instr.X
+		}
+	}
+	return nil
+}
+
 func accessPos(instr ssa.Instruction) token.Pos {
 	switch instr := instr.(type) {
 	case *ssa.Store:

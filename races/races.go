@@ -513,18 +513,7 @@ func resliced(r *pointsto.Result, acc *accessInfo) *bitset.BitSet {
 // literal) whose own result, or a field or element address of it, is the
 // address instr loads from or stores to, if any.
 func allocation(instr ssa.Instruction) ssa.Value {
-	var addr ssa.Value
-	switch instr := instr.(type) {
-	case *ssa.Store:
-		addr = instr.Addr
-	case *ssa.UnOp:
-		if instr.Op != token.MUL {
-			return nil
-		}
-		addr = instr.X
-	default:
-		return nil
-	}
+	addr := pointsto.LoadStoreAddr(instr)
 	for {
 		switch a := addr.(type) {
 		case *ssa.FieldAddr:

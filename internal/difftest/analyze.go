@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"time"
@@ -36,25 +35,11 @@ func analyze(dir string, names []string) (*analysis, error) {
 	for _, name := range names {
 		patterns = append(patterns, "./"+name)
 	}
-	prog, err := pointsto.Load(pointsto.Config{Dir: dir, Patterns: patterns})
+	res, err := demand.Analyze(pointsto.Config{Dir: dir, Patterns: patterns}, demand.Options{MaxContexts: maxContexts})
 	if err != nil {
 		return nil, err
 	}
-	if len(prog.Errors) > 0 {
-		return nil, fmt.Errorf("load errors: %v", prog.Errors)
-	}
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		return nil, err
-	}
-	a, err := pointsto.NewAnalyzer(facts)
-	if err != nil {
-		return nil, err
-	}
-	res, err := demand.Run(a, demand.Options{MaxContexts: maxContexts})
-	if err != nil {
-		return nil, err
-	}
+	facts := res.PointsTo.Facts
 	out := &analysis{Races: map[string][]pair{}}
 	for _, race := range res.Races.Races {
 		var lines [2]int
