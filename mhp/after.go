@@ -239,19 +239,6 @@ func (o *Order) basicAfter(id uint32) *afterSet {
 	return s
 }
 
-// sameObjects reports whether two WaitGroup calls may use the same
-// WaitGroup.
-func (o *Order) sameObjects(i1, i2 uint32) bool {
-	for _, x := range o.syncObjs[i1] {
-		for _, y := range o.syncObjs[i2] {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Ordered reports whether, whenever goroutine ga runs a and goroutine gb
 // runs b, one of the two happens before the other.
 func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
@@ -330,13 +317,34 @@ func (o *Order) spawnedAfterAdd(g, id uint32) bool {
 	return true
 }
 
-// addedBefore reports whether acq holds an Add on a WaitGroup that the
-// WaitGroup call i may use.
+// addedBefore reports whether acq holds an Add on the WaitGroup that the
+// WaitGroup call i uses: both use one and the same abstract object, which
+// stands for one concrete WaitGroup (Unique). An Add that may be on
+// another abstract WaitGroup (the Add inside WaitGroup.Go, called on two
+// groups, is one instruction for both), or on another concrete instance of
+// the same one (a WaitGroup made in a loop), may have counted the
+// goroutine it precedes on a group this Wait does not wait for.
 func (o *Order) addedBefore(acq *bitset.BitSet, i uint32) bool {
+	w, ok := o.oneSyncObj(i)
+	if !ok || !o.unique.Test(uint(w)) {
+		return false
+	}
 	for a, ok := acq.NextSet(0); ok; a, ok = acq.NextSet(a + 1) {
-		if add := &o.events[a]; add.kind == evAdd && o.sameObjects(add.id, i) {
-			return true
+		if add := &o.events[a]; add.kind == evAdd {
+			if x, ok := o.oneSyncObj(add.id); ok && x == w {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// oneSyncObj returns the abstract object that synchronization call i
+// uses, when it may use only one.
+func (o *Order) oneSyncObj(i uint32) (uint32, bool) {
+	objs := o.syncObjs[i]
+	if len(objs) == 0 || slices.ContainsFunc(objs, func(x uint32) bool { return x != objs[0] }) {
+		return 0, false
+	}
+	return objs[0], true
 }

@@ -62,7 +62,11 @@
 //     unlock or a write that is not atomic may touch;
 //   - Wait, once an Add on its WaitGroup has completed before it, when a
 //     Done that may release it runs after the access in the access's own
-//     goroutine instance. This assumes the WaitGroup rule of its
+//     goroutine instance. The Add and the Wait must use one abstract
+//     WaitGroup that stands for one concrete one (Unique): an Add that may
+//     be on another group (the one inside WaitGroup.Go, called on two
+//     groups) or on another instance (a WaitGroup made in a loop) counts
+//     nothing this Wait waits for. This assumes the WaitGroup rule of its
 //     documentation: Adds that start from a zero counter happen before the
 //     Wait.
 //   - Once.Do on a Once object that exists once and that no plain write

@@ -63,11 +63,11 @@ func (o *Order) findOnceRuns(r *pointsto.Result, unique *bitset.BitSet) {
 	}
 	doEvents := map[uint32]*bitset.BitSet{} // Once object -> the Do events on it alone
 	for id, ev := range o.events {
-		if objs := o.syncObjs[ev.id]; ev.kind == evOnce && len(objs) > 0 && !slices.ContainsFunc(objs, func(x uint32) bool { return x != objs[0] }) {
-			if doEvents[objs[0]] == nil {
-				doEvents[objs[0]] = bitset.New(uint(len(o.events)))
+		if obj, ok := o.oneSyncObj(ev.id); ev.kind == evOnce && ok {
+			if doEvents[obj] == nil {
+				doEvents[obj] = bitset.New(uint(len(o.events)))
 			}
-			doEvents[objs[0]].Set(uint(id))
+			doEvents[obj].Set(uint(id))
 		}
 	}
 	var onces []uint32

@@ -92,6 +92,7 @@ type Order struct {
 	cg                 *callGraph
 
 	syncObjs  map[uint32][]uint32 // WaitGroup call I -> objects
+	unique    *bitset.BitSet      // the objects that stand for one concrete object (Unique)
 	mutexes   map[uint32][]uint32 // Lock or Unlock event -> the mutexes it may use, sorted
 	lockFns   map[uint32]bool     // the Lock methods (mutexMethods)
 	unmodeled map[uint32]bool     // mutexes that may be unlocked other than by an Unlock event
@@ -147,9 +148,9 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	o.empty = bitset.New(n)
 	o.summaries()
 	o.entries()
-	unique := gs.Unique(r)
-	o.lockAcquires(unique)
-	o.findOnceRuns(r, unique)
+	o.unique = gs.Unique(r)
+	o.lockAcquires(o.unique)
+	o.findOnceRuns(r, o.unique)
 	return o
 }
 
