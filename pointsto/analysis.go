@@ -210,8 +210,8 @@ type Result struct {
 	ptOnce   sync.Once
 	pt       map[[2]uint32][]Ctx // (context, value) -> objects, built on first use
 	// Record, when set, receives the database of each later stage's rule
-	// file once it has run (Solve's, and the ones a stage fills itself),
-	// in the order the stages run: chordgo facts writes their inputs.
+	// file once it has run (Solve's, and the ones a stage fills itself):
+	// chordgo facts writes their inputs.
 	Record func(db *datalog.Database)
 }
 

@@ -192,6 +192,8 @@ type ruleInputWriter struct {
 	err  error          // the first error; the later runs are not written
 }
 
+// record writes db's inputs into the next directory of its rule file; it
+// may be called from several goroutines.
 func (w *ruleInputWriter) record(db *datalog.Database) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chordgo/chordgo/datalog"
@@ -91,10 +92,13 @@ func TestRuleInputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := &ruleInputWriter{dir: t.TempDir()}
+			var mu sync.Mutex
 			var dbs []*datalog.Database // the pipeline's, in the order of w.dirs
 			sigma := pointsto.NewSigma()
 			sigma.DefaultSite, sigma.DefaultCalls = tc.k, tc.k
 			if _, err := recordRuleRuns(facts, sigma, races.Options{}, false, func(db *datalog.Database) {
+				mu.Lock()
+				defer mu.Unlock()
 				w.record(db)
 				dbs = append(dbs, db)
 			}); err != nil {
