@@ -39,15 +39,16 @@ func runFacts(args []string) int {
 	lf := addLoadFlags(fs)
 	stats := fs.Bool("stats", false, "print domain sizes, tuple counts and times to standard error")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-force] [-k N | -demand | -sigma file] [-pointsto-only] [-std] [-tests=true] [-tags T] [-run RE] [-stats] [packages]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo facts [-o dir] [-force] [-k N] [-demand] [-sigma file] [-pointsto-only] [-std] [-tests=true] [-tags T] [-run RE] [-stats] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\") and their\n"+
 			"dependencies, builds SSA, and writes the base relations of the points-to and\n"+
 			"race analyses: <rel>.facts (tab-separated ids), schema.dl (Souffle declarations)\n"+
 			"and <Domain>.map (one description per id). It then runs the analysis under one\n"+
-			"Sigma (-k, default 1 everywhere; -demand; -sigma) and writes, for each run of a\n"+
-			"rule file, every relation the file declares .input into <dir>/<file>/ (the\n"+
-			"second run of a file into <dir>/<file>-2/), so that each rule file runs alone:\n"+
-			"souffle -F <dir>/kobj -D out pointsto/kobj.dl. The Sigma goes to <dir>/sigma.tsv.\n\n"+
+			"Sigma (one of -k, default 1 everywhere, -demand and -sigma) and writes, for\n"+
+			"each run of a rule file, every relation the file declares .input into\n"+
+			"<dir>/<file>/ (the second run of a file into <dir>/<file>-2/), so that each\n"+
+			"rule file runs alone: souffle -F <dir>/kobj -D out pointsto/kobj.dl. The Sigma\n"+
+			"goes to <dir>/sigma.tsv.\n\n"+
 			"The -o directory must not exist, be empty, or hold only such files (an earlier\n"+
 			"run's, which are overwritten); anything else is refused unless -force.\n\n"+
 			"Packages that fail to load or type-check are reported and left out; the others\n"+

@@ -51,7 +51,7 @@ func souffleEngine(t *testing.T, program, factDir, outDir string) error {
 }
 
 // TestRuleInputs writes the inputs of every rule file's run for a few
-// programs, runs each rule file alone from its directory (with chordgo
+// programs under two Sigmas, runs each rule file alone from its directory (with chordgo
 // datalog, and with Souffle when it is installed), and checks that every
 // output relation equals, tuple for tuple, what the in-process pipeline's
 // run of that rule file derived: the inputs facts writes are complete.
@@ -72,30 +72,25 @@ func TestRuleInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		program string
-		k       int
-	}{
-		{"closure_write_racy", 1},
-		{"chan_mutex_helpers", 1},
-		{"naik_fig3_1_medium", 1},
-		{"helper_locked_by_callers_racy", 2},
-		{"waitgroup_go", 1},
-	} {
-		t.Run(tc.program, func(t *testing.T) {
-			prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"."}, Dir: testdata(t, "races", tc.program), Tests: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			facts, err := pointsto.Extract(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+	// One analysis of five programs: closures, channels used as locks,
+	// medium-grained locks, locks held by callers, WaitGroup.Go.
+	prog, err := pointsto.Load(pointsto.Config{Dir: testdata(t, "races"), Tests: true, Patterns: []string{
+		"./closure_write_racy", "./chan_mutex_helpers", "./naik_fig3_1_medium", "./helper_locked_by_callers_racy", "./waitgroup_go",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := pointsto.Extract(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 2} {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
 			w := &ruleInputWriter{dir: t.TempDir()}
 			var mu sync.Mutex
 			var dbs []*datalog.Database // the pipeline's, in the order of w.dirs
 			sigma := pointsto.NewSigma()
-			sigma.DefaultSite, sigma.DefaultCalls = tc.k, tc.k
+			sigma.DefaultSite, sigma.DefaultCalls = k, k
 			if _, err := recordRuleRuns(facts, sigma, races.Options{}, false, func(db *datalog.Database) {
 				mu.Lock()
 				defer mu.Unlock()
