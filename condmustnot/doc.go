@@ -18,7 +18,9 @@
 // runs once; mhp computes them), and the access pairs to check, and gives
 // the pairs it proves protected, by the Datalog rules of condmustnot.dl.
 // For the medium-grained proof it also reads the points-to the locksets
-// were computed from (pt, and the store and copy facts).
+// were computed from (pt, and the store and copy facts). Each proof's
+// database, inputs and results, goes to that points-to result's Record
+// when it is set (chordgo facts writes the inputs).
 //
 // # The locksets
 //

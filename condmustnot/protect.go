@@ -168,6 +168,9 @@ func (l *Locksets) ProveInstances(insts []Instance, unique func(o pointsto.Ctx) 
 	if _, err := db.Run(); err != nil {
 		return nil, err
 	}
+	if l.res.Record != nil {
+		l.res.Record(db)
+	}
 	protected := map[[2]uint32]bool{}
 	for t := range db.Tuples("protected") {
 		protected[[2]uint32{t[0], t[1]}] = true

@@ -209,31 +209,17 @@ type Result struct {
 	entryCtx map[uint32]Ctx // by M: the context a root or init runs in
 	ptOnce   sync.Once
 	pt       map[[2]uint32][]Ctx // (context, value) -> objects, built on first use
+	// Record, when set, receives the database of each later stage's rule
+	// file once it has run (Solve's, and the ones a stage fills itself):
+	// chordgo facts writes their inputs.
+	Record func(db *datalog.Database)
 }
 
 // Run computes the k-object-sensitive analysis under sigma.
 func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
-	progs, err := parsePrograms()
+	cs, cf, db, err := a.kobjDatabase(sigma)
 	if err != nil {
 		return nil, err
-	}
-	cs, cf := enumerate(a.Facts, a.ci, sigma)
-	db := datalog.NewDatabase(progs[1])
-	db.Trace = traceDatalog
-	if err := loadFacts(db, a.Facts); err != nil {
-		return nil, err
-	}
-	for _, r := range []struct {
-		name string
-		data []uint32
-	}{
-		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
-		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
-		{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType},
-	} {
-		if err := db.AddFlat(r.name, r.data); err != nil {
-			return nil, fmt.Errorf("pointsto: %w", err)
-		}
 	}
 	stats, err := db.Run()
 	if err != nil {
@@ -244,6 +230,42 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 		entryCtx[cf.entryCtx[k+1]] = cf.entryCtx[k]
 	}
 	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, entryCtx: entryCtx}, nil
+}
+
+// KObjInputs returns kobj.dl's database under sigma before it runs: the
+// base relations, the contexts enumerated for sigma and ci.dl's filters,
+// for writing them out without evaluating kobj.dl.
+func (a *Analyzer) KObjInputs(sigma *Sigma) (*datalog.Database, error) {
+	_, _, db, err := a.kobjDatabase(sigma)
+	return db, err
+}
+
+// kobjDatabase enumerates the contexts of sigma and fills kobj.dl's
+// database with its inputs.
+func (a *Analyzer) kobjDatabase(sigma *Sigma) (*Contexts, *ctxFacts, *datalog.Database, error) {
+	progs, err := parsePrograms()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cs, cf := enumerate(a.Facts, a.ci, sigma)
+	db := datalog.NewDatabase(progs[1])
+	db.Trace = traceDatalog
+	if err := loadFacts(db, a.Facts); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, r := range []struct {
+		name string
+		data []uint32
+	}{
+		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
+		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
+		{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType},
+	} {
+		if err := db.AddFlat(r.name, r.data); err != nil {
+			return nil, nil, nil, fmt.Errorf("pointsto: %w", err)
+		}
+	}
+	return cs, cf, db, nil
 }
 
 // EntryContext returns the context in which entry m (relation entry: a

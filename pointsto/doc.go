@@ -76,6 +76,12 @@
 //     kobj.dl's points-to is within ci.dl's, so these filters lose nothing
 //     either.
 //
+// For running the rule files elsewhere (chordgo facts, Souffle), the
+// databases are readable with their inputs: [Analyzer.CIDatabase],
+// [Analyzer.KObjInputs] (kobj.dl's, filled and not run), [Result.Database],
+// and [Result.Record], which, when set, receives each later stage's
+// database once it has run ([Result.Solve], condmustnot's proofs).
+//
 // A context (domain C) is a sequence of sites; an abstract object is a
 // context whose first element is its site, followed by the heap context, the
 // allocating function's context cut so the object has k(h) elements. A

@@ -24,8 +24,21 @@ func (r *Result) Solve(prog *datalog.Program, inputs map[string][]uint32) (*data
 	if _, err := db.Run(); err != nil {
 		return nil, err
 	}
+	if r.Record != nil {
+		r.Record(db)
+	}
 	return db, nil
 }
+
+// CIDatabase returns the context-insensitive pass's database (ci.dl, run
+// over the base relations), for reading only: chordgo facts writes its
+// inputs.
+func (a *Analyzer) CIDatabase() *datalog.Database { return a.ci.db }
+
+// Database returns kobj.dl's database under r.Sigma, for reading only: its
+// inputs are the base relations, the contexts Go enumerated and ci.dl's
+// assertPass and dynType; the later stages read its relations (AddTo).
+func (r *Result) Database() *datalog.Database { return r.db }
 
 // AddTo adds to db, for each input relation of db's program, the tuples of
 // the base relation or the result relation (of kobj.dl) of that name: the

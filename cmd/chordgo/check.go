@@ -124,6 +124,10 @@ func writeHTML(dir string, rep *reports.Report) error {
 	return html.Write(dir, rep, html.Options{Root: wd})
 }
 
+// defaultMaxContexts is -max-contexts's default, also the bound of the
+// demand loop that facts -demand runs.
+const defaultMaxContexts = 5_000_000
+
 // analysisFlags are the flags that say how to analyze, shared by the
 // commands that report races (check, confirm).
 type analysisFlags struct {
@@ -139,7 +143,7 @@ func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
 		k:           fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)"),
 		onDemand:    fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)"),
 		maxPaths:    fs.Int("paths", reports.DefaultMaxPaths, "show call paths for the first `n` access pairs of each location, the others one line each (0: all)"),
-		maxContexts: fs.Int64("max-contexts", 5_000_000, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)"),
+		maxContexts: fs.Int64("max-contexts", defaultMaxContexts, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)"),
 		allowEmpty:  fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing"),
 	}
 }

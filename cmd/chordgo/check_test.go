@@ -234,6 +234,13 @@ func TestFactsOut(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	otherSub := t.TempDir() // a directory that is not a rule file's inputs
+	if err := os.Mkdir(filepath.Join(otherSub, "kobj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(otherSub, "kobj", "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	earlier := filepath.Join(t.TempDir(), "new") // not there yet
 	if code, _, stderr := runCaptured(t, "facts", "-o", earlier, racy); code != 0 {
 		t.Fatalf("facts: exit status %d: %s", code, stderr)
@@ -244,9 +251,10 @@ func TestFactsOut(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"earlier run", []string{"-o", earlier}, 0, ""},
+		{"earlier run", []string{"-o", earlier, "-pointsto-only"}, 0, ""},
 		{"other files", []string{"-o", other}, 2, "holds files that are not fact files (notes.txt); choose another directory, or pass -force"},
-		{"forced", []string{"-o", other, "-force"}, 0, ""},
+		{"other files in a directory", []string{"-o", otherSub}, 2, "holds files that are not fact files (kobj" + string(filepath.Separator) + ")"},
+		{"forced", []string{"-o", other, "-force", "-pointsto-only"}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCaptured(t, append(append([]string{"facts"}, tc.args...), racy)...)
