@@ -40,6 +40,7 @@ func runCheck(args []string) int {
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
 	budget := addBudgetFlags(fs)
 	review := addReviewFlags(fs)
+	profile := addProfileFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
@@ -79,7 +80,13 @@ func runCheck(args []string) int {
 		return fail(err)
 	}
 	defer stop()
+	if err := profile.start(); err != nil {
+		return fail(err)
+	}
 	rep, prog, code := af.analyze(ctx, "check", lf, fs.Args(), *stats, review)
+	if err := profile.stop(); err != nil {
+		return fail(err)
+	}
 	if rep == nil {
 		return code
 	}
