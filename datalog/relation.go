@@ -170,6 +170,36 @@ func (r *relation) makeDense(bound []uint64) {
 	r.set = hashIndex{}
 }
 
+// fits reports whether tuple t is inside the shape of a dense relation.
+func (r *relation) fits(t []uint32) bool {
+	if r.arity == 1 {
+		return uint64(t[0]) < denseBudget
+	}
+	return uint(t[0]) < uint(len(r.dense)) && uint(t[1]) < r.width
+}
+
+// reshape fits a dense relation to column bounds that grew (facts added
+// after a Run): more rows, or wider ones (a row's bitset grows as bits are
+// set), or, past the budget, the hash set.
+func (r *relation) reshape(bound []uint64) {
+	switch {
+	case r.arity == 1 && bound[0] <= denseBudget:
+		return
+	case r.arity == 2 && bound[0] <= denseBudget && bound[1] <= denseBudget && bound[0]*(bound[1]+bitsetHeaderBits) <= denseBudget:
+		if n := int(bound[0]); n > len(r.dense) {
+			r.dense = append(r.dense, make([]bitset.BitSet, n-len(r.dense))...)
+		}
+		r.width = max(r.width, uint(bound[1]))
+		return
+	}
+	r.dense = nil
+	r.width = 0
+	r.set.init(allColumns(r.arity), false)
+	for id := range r.n {
+		r.set.add(r, uint32(id))
+	}
+}
+
 // hashIndex maps the values of some columns to the tuples that have them.
 // Open addressing over tuple ids keeps it at 4 bytes a slot; with chained set,
 // next links every tuple to the previous one with the same key, newest first,

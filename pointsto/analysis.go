@@ -217,7 +217,7 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs, cf := enumerate(a.Facts, a.ci, sigma)
+	e := newEnumerator(a.Facts, a.ci, sigma)
 	db := datalog.NewDatabase(progs[1])
 	db.Trace = traceDatalog
 	if err := loadFacts(db, a.Facts); err != nil {
@@ -226,22 +226,37 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 	for _, r := range []struct {
 		name string
 		data []uint32
-	}{
-		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
-		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
-		{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType},
-	} {
+	}{{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType}} {
 		if err := db.AddFlat(r.name, r.data); err != nil {
 			return nil, fmt.Errorf("pointsto: %w", err)
 		}
 	}
-	stats, err := db.Run()
-	if err != nil {
-		return nil, err
+	// Runs of kobj.dl alternate with the contexts of what they reach (see
+	// enumerator), until a run reaches nothing new.
+	var stats *datalog.Stats
+	var entries []uint32 // entryCtx, flat
+	for seen := 0; ; {
+		cf := e.take()
+		entries = append(entries, cf.entryCtx...)
+		if err := cf.add(db); err != nil {
+			return nil, err
+		}
+		if stats, err = db.Run(); err != nil {
+			return nil, err
+		}
+		n := db.Len("reach")
+		for t := range db.TuplesFrom("reach", seen) {
+			e.reached(t[1], t[0])
+		}
+		seen = n
+		if e.out.empty() {
+			break
+		}
 	}
+	cs := e.cs
 	entryCtx := map[uint32]Ctx{}
-	for k := 0; k < len(cf.entryCtx); k += 2 {
-		entryCtx[cf.entryCtx[k+1]] = cf.entryCtx[k]
+	for k := 0; k < len(entries); k += 2 {
+		entryCtx[entries[k+1]] = entries[k]
 	}
 	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, entryCtx: entryCtx}, nil
 }
