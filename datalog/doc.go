@@ -70,7 +70,9 @@
 // bitsets (github.com/bits-and-blooms/bitset) when the column bounds make it
 // cheap: one bitset for a unary relation, one bitset of second-column values
 // per first-column value for a binary one, up to 32 MiB of bits. Otherwise an
-// open-addressing hash set of tuple ids (4 bytes a slot) catches them. Joins
+// open-addressing hash set of tuple ids catches them: 4 bytes a slot, and a
+// byte of each key's hash so that a probe reads another tuple's row (a
+// cache miss on a large relation) only when that byte matches. Joins
 // look tuples up through hash indexes on exactly the bound columns each plan
 // needs, built on first use and kept up to date on insert; each index chains
 // the tuples with equal keys newest first, so a lookup limited to the tuples
