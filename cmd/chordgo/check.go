@@ -45,7 +45,7 @@ func runCheck(args []string) int {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
 			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
-			"\t[-write-baseline FILE] [-new-from-rev REV] [packages]\n\n"+
+			"\t[-write-baseline FILE] [-new-from-rev REV] [-cpuprofile FILE] [-memprofile FILE] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
 			"whole program from its roots (main, tests, benchmarks, fuzz targets, examples),\n"+
 			"and reports each pair of accesses that may race, with at least one of them in\n"+
