@@ -10,7 +10,9 @@ import (
 )
 
 // Database holds the relations of one evaluation of a Program: add facts
-// (from Go or from .facts files), Run once, then read the results.
+// (from Go or from .facts files), Run, then read the results. After a Run,
+// more facts may be added to relations no rule derives, and Run again
+// continues from the results so far (see Run).
 type Database struct {
 	// Trace, when set, receives a line for every evaluation of a rule
 	// variant, as it ends: for watching a long run.
@@ -20,6 +22,17 @@ type Database struct {
 	rels    []*relation
 	symbols map[*Type]*symbolTable
 	ran     bool
+
+	// Kept between runs, for a Run after more facts: the visible tuple
+	// ranges, each relation's size at the end of the last Run, which
+	// relations rules derive, the column bounds the dense relations were
+	// shaped for, and the statistics so far. defined: some rule with a
+	// body derives the relation (facts in the program text do not count).
+	rg      *ranges
+	mark    []uint32
+	defined []bool
+	bounds  map[*Type]uint64
+	stats   *Stats
 }
 
 type symbolTable struct {
@@ -84,8 +97,8 @@ func (db *Database) Add(rel string, tuple ...uint32) error {
 	if err != nil {
 		return err
 	}
-	if db.ran {
-		return fmt.Errorf("adding to %s after Run", rel)
+	if db.ran && db.defined[r.decl.index] {
+		return fmt.Errorf("adding to %s after Run: rules derive it", rel)
 	}
 	if len(tuple) != r.arity {
 		return fmt.Errorf("%s has %d columns, got a tuple of %d", rel, r.arity, len(tuple))
@@ -93,6 +106,14 @@ func (db *Database) Add(rel string, tuple ...uint32) error {
 	for i, v := range tuple {
 		if t := r.decl.Attrs[i].Type; t.Kind == SymbolKind && int(v) >= len(db.symbols[t].names) {
 			return fmt.Errorf("%s column %d: %d is not an interned symbol of type %s", rel, i, v, t.Name)
+		}
+	}
+	if db.ran {
+		for i, v := range tuple {
+			db.see(r.decl.Attrs[i].Type, v)
+		}
+		if r.dense != nil && !r.fits(tuple) {
+			r.reshape(db.relationBounds(r, db.bounds))
 		}
 	}
 	r.insert(tuple)
@@ -154,13 +175,18 @@ func (db *Database) Len(rel string) int {
 
 // Tuples iterates over the tuples of a relation in the order they were
 // derived. The slice passed to yield is only valid during the call.
-func (db *Database) Tuples(rel string) iter.Seq[[]uint32] {
+func (db *Database) Tuples(rel string) iter.Seq[[]uint32] { return db.TuplesFrom(rel, 0) }
+
+// TuplesFrom iterates over the tuples of a relation derived after the first
+// from, in the order they were derived: after a Run, with from the length
+// the relation had after the Run before it, those that Run added.
+func (db *Database) TuplesFrom(rel string, from int) iter.Seq[[]uint32] {
 	return func(yield func([]uint32) bool) {
 		r, err := db.relation(rel)
 		if err != nil {
 			return
 		}
-		for id := range r.n {
+		for id := from; id < r.n; id++ {
 			if !yield(r.tuple(uint32(id))) {
 				return
 			}
@@ -183,18 +209,11 @@ func (db *Database) Contains(rel string, tuple ...uint32) bool {
 // from a fact or a constant of the same type, so the bounds hold for the
 // whole run.
 func (db *Database) columnBounds() map[*Type]uint64 {
-	bound := map[*Type]uint64{}
-	see := func(t *Type, v uint32) {
-		b := uint64(v) + 1
-		if t.Kind == NumberKind && int32(v) < 0 {
-			b = math.MaxUint64
-		}
-		bound[t] = max(bound[t], b)
-	}
+	db.bounds = map[*Type]uint64{}
 	for _, r := range db.rels {
 		for i, a := range r.decl.Attrs {
 			for id := range r.n {
-				see(a.Type, r.rows[id*r.arity+i])
+				db.see(a.Type, r.rows[id*r.arity+i])
 			}
 		}
 	}
@@ -202,15 +221,29 @@ func (db *Database) columnBounds() map[*Type]uint64 {
 		for _, a := range append([]Atom{rule.Head}, rule.Body...) {
 			for i, t := range a.Args {
 				if t.Kind == NumberTerm {
-					see(a.Rel.Attrs[i].Type, uint32(t.Num))
+					db.see(a.Rel.Attrs[i].Type, uint32(t.Num))
 				}
 			}
 		}
 	}
-	for t, st := range db.symbols {
-		bound[t] = max(bound[t], uint64(len(st.names)))
+	db.seeSymbols()
+	return db.bounds
+}
+
+// see raises the bound of type t to cover value v.
+func (db *Database) see(t *Type, v uint32) {
+	b := uint64(v) + 1
+	if t.Kind == NumberKind && int32(v) < 0 {
+		b = math.MaxUint64
 	}
-	return bound
+	db.bounds[t] = max(db.bounds[t], b)
+}
+
+// seeSymbols raises the bounds of symbol types to cover every symbol.
+func (db *Database) seeSymbols() {
+	for t, st := range db.symbols {
+		db.bounds[t] = max(db.bounds[t], uint64(len(st.names)))
+	}
 }
 
 // Embedded returns a function that parses the rule file text (named name in

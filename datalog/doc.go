@@ -20,7 +20,8 @@
 // Variables have exactly one type each, and symbols are interned per type.
 //
 // It gives, through [Parse], [NewDatabase], [Database.Add] or
-// [Database.LoadFacts], [Database.Run], and [Database.Tuples]: the relations
+// [Database.LoadFacts], [Database.Run], and [Database.Tuples] (or
+// [Database.TuplesFrom], from a given tuple on): the relations
 // the program defines, and [Stats] with tuples and times per stratum and per
 // rule (the -stats flag of `chordgo datalog` prints them).
 //
@@ -49,6 +50,15 @@
 // their variables are bound. An atom that binds no new variable stops at its
 // first match (a semi-join).
 //
+// After a Run, facts may be added to relations that no rule derives, and
+// Run again continues from the results so far: each rule runs once per
+// body atom whose relation grew since the last Run, that atom reading only
+// the tuples added since, and recursive strata iterate from the tuples new
+// in this Run. A rule that negates a relation that grew makes Run fail, as
+// an earlier Run may have used its absence. A dense relation whose domains
+// grow gets more rows, or the hash set when they pass the budget. Points-to
+// uses it to make contexts as the analysis reaches them.
+//
 // Stratifying, planning and going from one stratum to the next take time
 // linear in the program (planning: times the logarithm of a body's length),
 // so generated programs with tens of thousands of strata, or rules with
@@ -60,7 +70,9 @@
 // bitsets (github.com/bits-and-blooms/bitset) when the column bounds make it
 // cheap: one bitset for a unary relation, one bitset of second-column values
 // per first-column value for a binary one, up to 32 MiB of bits. Otherwise an
-// open-addressing hash set of tuple ids (4 bytes a slot) catches them. Joins
+// open-addressing hash set of tuple ids catches them: 4 bytes a slot, and a
+// byte of each key's hash so that a probe reads another tuple's row (a
+// cache miss on a large relation) only when that byte matches. Joins
 // look tuples up through hash indexes on exactly the bound columns each plan
 // needs, built on first use and kept up to date on insert; each index chains
 // the tuples with equal keys newest first, so a lookup limited to the tuples

@@ -515,16 +515,44 @@ func compare(op CmpOp, kind BaseKind, a, b uint32) bool {
 }
 
 // Run evaluates the program, stratum by stratum, and returns statistics.
+//
+// A later Run, after facts were added to relations no rule derives,
+// continues from the results so far (incremental evaluation): every rule
+// runs as one variant per body atom whose relation grew since the last
+// Run, that atom reading only the tuples added since then, and recursive
+// strata then iterate as usual from the tuples new since the last Run.
+// Complete because a derivation that is new uses at least one new tuple,
+// and a variant joins it with everything else. Sound only while what a
+// rule negates does not grow, since an earlier Run may have used its
+// absence: Run returns an error naming the rule then. The statistics are
+// those of all runs so far.
 func (db *Database) Run() (*Stats, error) {
+	start := time.Now()
 	if db.ran {
-		return nil, fmt.Errorf("datalog: Run called twice")
+		if err := db.prepareRerun(); err != nil {
+			return nil, err
+		}
+	} else if err := db.prepareFirstRun(); err != nil {
+		return nil, err
+	}
+	for i, s := range db.prog.Strata {
+		db.runStratum(i, s, db.stats.Strata[i])
+	}
+	for i, r := range db.rels {
+		db.mark[i] = uint32(r.n)
 	}
 	db.ran = true
-	start := time.Now()
-	stats := &Stats{}
-	ruleStats := make([]*RuleStats, len(db.prog.Rules))
-	for i, r := range db.prog.Rules {
-		ruleStats[i] = &RuleStats{Rule: r.String(), Pos: r.Pos}
+	db.stats.Time += time.Since(start)
+	return db.stats, nil
+}
+
+func (db *Database) prepareFirstRun() error {
+	db.stats = &Stats{}
+	for _, r := range db.prog.Rules {
+		db.stats.Rules = append(db.stats.Rules, &RuleStats{Rule: r.String(), Pos: r.Pos})
+	}
+	for range db.prog.Strata {
+		db.stats.Strata = append(db.stats.Strata, &StratumStats{})
 	}
 	// Intern constants before computing bounds: plans are compiled per stratum below.
 	for _, r := range db.prog.Rules {
@@ -538,41 +566,66 @@ func (db *Database) Run() (*Stats, error) {
 	}
 	bounds := db.columnBounds()
 	for _, r := range db.rels {
-		colBounds := make([]uint64, r.arity)
-		for i, a := range r.decl.Attrs {
-			colBounds[i] = bounds[a.Type]
-		}
-		r.makeDense(colBounds)
+		r.makeDense(db.relationBounds(r, bounds))
 	}
-	defined := make([]bool, len(db.rels))
+	db.defined = make([]bool, len(db.rels))
 	for _, r := range db.prog.Rules {
-		defined[r.Head.Rel.index] = true
+		db.defined[r.Head.Rel.index] = len(r.Body) > 0 || db.defined[r.Head.Rel.index]
 	}
 	for i, r := range db.rels {
-		if !defined[i] {
+		if !db.defined[i] {
 			r.freeze()
 		}
 	}
-	rg := &ranges{lo: make([]uint32, len(db.rels)), hi: make([]uint32, len(db.rels))}
+	db.mark = make([]uint32, len(db.rels))
+	db.rg = &ranges{lo: make([]uint32, len(db.rels)), hi: make([]uint32, len(db.rels))}
 	for i, r := range db.rels {
-		rg.hi[i] = uint32(r.n)
+		db.rg.hi[i] = uint32(r.n)
 	}
-	for i, s := range db.prog.Strata {
-		stats.Strata = append(stats.Strata, db.runStratum(i, s, rg, ruleStats))
+	return nil
+}
+
+// prepareRerun checks that no negated relation grew since the last Run,
+// reshapes the dense relations whose domains grew, and makes the added
+// facts visible, each input relation's delta being what was added.
+func (db *Database) prepareRerun() error {
+	for _, r := range db.prog.Rules {
+		for _, a := range r.Body {
+			if a.Negated && db.rels[a.Rel.index].n > int(db.mark[a.Rel.index]) {
+				return fmt.Errorf("datalog: %s: %s grew since the last Run, and this rule negates it", r.Pos, a.Rel.Name)
+			}
+		}
 	}
-	stats.Rules = ruleStats
-	stats.Time = time.Since(start)
-	return stats, nil
+	db.seeSymbols()
+	for _, r := range db.rels {
+		if r.dense != nil {
+			r.reshape(db.relationBounds(r, db.bounds))
+		}
+	}
+	for i, r := range db.rels {
+		db.rg.hi[i] = uint32(r.n)
+	}
+	return nil
+}
+
+func (db *Database) relationBounds(r *relation, bounds map[*Type]uint64) []uint64 {
+	colBounds := make([]uint64, r.arity)
+	for i, a := range r.decl.Attrs {
+		colBounds[i] = bounds[a.Type]
+	}
+	return colBounds
 }
 
 // runStratum evaluates stratum number i. Only the stratum's relations grow
 // meanwhile, so only their visible ranges move: the work is independent of
 // the number of strata before and after it.
-func (db *Database) runStratum(i int, s *Stratum, rg *ranges, ruleStats []*RuleStats) *StratumStats {
+func (db *Database) runStratum(i int, s *Stratum, ss *StratumStats) {
 	start := time.Now()
-	ss := &StratumStats{}
-	for _, r := range s.Relations {
-		ss.Relations = append(ss.Relations, r.Name)
+	rg, ruleStats := db.rg, db.stats.Rules
+	if ss.Relations == nil {
+		for _, r := range s.Relations {
+			ss.Relations = append(ss.Relations, r.Name)
+		}
 	}
 	inStratum := func(rel *Relation) bool { return rel.stratum == i }
 	snapshot := func() {
@@ -581,7 +634,9 @@ func (db *Database) runStratum(i int, s *Stratum, rg *ranges, ruleStats []*RuleS
 		}
 	}
 	// Rules that read no relation of this stratum run once; the others run
-	// as one variant per recursive atom, planned anew each iteration.
+	// as one variant per recursive atom, planned anew each iteration. On a
+	// later Run, the first pass runs a variant per atom of an earlier
+	// stratum that grew, reading what it gained.
 	type variant struct {
 		rule  *Rule
 		delta int
@@ -596,14 +651,26 @@ func (db *Database) runStratum(i int, s *Stratum, rg *ranges, ruleStats []*RuleS
 				recursive = append(recursive, variant{r, i})
 			}
 		}
-		if !isRec {
-			db.compile(r, -1, ruleStats[r.index]).exec(rg)
+		if !db.ran {
+			if !isRec {
+				db.compile(r, -1, ruleStats[r.index]).exec(rg)
+			}
+			continue
+		}
+		for i, a := range r.Body {
+			if a.Negated || inStratum(a.Rel) {
+				continue
+			}
+			if x := a.Rel.index; db.mark[x] < rg.hi[x] {
+				rg.lo[x] = db.mark[x]
+				db.compile(r, i, ruleStats[r.index]).exec(rg)
+			}
 		}
 	}
-	ss.Iterations = 1
-	// Everything in the stratum's relations so far is the first delta.
+	ss.Iterations++
+	// Everything in the stratum's relations new in this Run is the first delta.
 	for _, r := range s.Relations {
-		rg.lo[r.index] = 0
+		rg.lo[r.index] = db.mark[r.index]
 	}
 	for len(recursive) > 0 {
 		snapshot()
@@ -627,11 +694,11 @@ func (db *Database) runStratum(i int, s *Stratum, rg *ranges, ruleStats []*RuleS
 		ss.Iterations++
 	}
 	snapshot() // for the strata that read this one
+	ss.Tuples = 0
 	for _, r := range s.Relations {
 		ss.Tuples += db.rels[r.index].n
 	}
-	ss.Time = time.Since(start)
-	return ss
+	ss.Time += time.Since(start)
 }
 
 func (p *plan) exec(rg *ranges) {

@@ -80,7 +80,10 @@ func (db *Database) ReadFacts(filename string, data []byte, rel string) error {
 			return &Error{Pos{filename, line, col}, fmt.Sprintf("%s has %d columns, found more", rel, r.arity)}
 		}
 		if db.ran {
-			return fmt.Errorf("%s: adding to %s after Run", filename, rel)
+			if err := db.Add(rel, tuple...); err != nil {
+				return fmt.Errorf("%s: %v", filename, err)
+			}
+			continue
 		}
 		r.insert(tuple)
 	}

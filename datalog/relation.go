@@ -170,13 +170,47 @@ func (r *relation) makeDense(bound []uint64) {
 	r.set = hashIndex{}
 }
 
+// fits reports whether tuple t is inside the shape of a dense relation.
+func (r *relation) fits(t []uint32) bool {
+	if r.arity == 1 {
+		return uint64(t[0]) < denseBudget
+	}
+	return uint(t[0]) < uint(len(r.dense)) && uint(t[1]) < r.width
+}
+
+// reshape fits a dense relation to column bounds that grew (facts added
+// after a Run): more rows, or wider ones (a row's bitset grows as bits are
+// set), or, past the budget, the hash set.
+func (r *relation) reshape(bound []uint64) {
+	switch {
+	case r.arity == 1 && bound[0] <= denseBudget:
+		return
+	case r.arity == 2 && bound[0] <= denseBudget && bound[1] <= denseBudget && bound[0]*(bound[1]+bitsetHeaderBits) <= denseBudget:
+		if n := int(bound[0]); n > len(r.dense) {
+			r.dense = append(r.dense, make([]bitset.BitSet, n-len(r.dense))...)
+		}
+		r.width = max(r.width, uint(bound[1]))
+		return
+	}
+	r.dense = nil
+	r.width = 0
+	r.set.init(allColumns(r.arity), false)
+	for id := range r.n {
+		r.set.add(r, uint32(id))
+	}
+}
+
 // hashIndex maps the values of some columns to the tuples that have them.
-// Open addressing over tuple ids keeps it at 4 bytes a slot; with chained set,
-// next links every tuple to the previous one with the same key, newest first,
-// so a lookup restricted to an id range can stop early.
+// Open addressing over tuple ids keeps it at 5 bytes a slot: the id, and a
+// byte of the key's hash (tags), so that a probe reads the tuple's row, a
+// cache miss on a large relation, only when the tag matches (1 in 256
+// slots of other keys). With chained set, next links every tuple to the
+// previous one with the same key, newest first, so a lookup restricted to
+// an id range can stop early.
 type hashIndex struct {
 	cols    []int
 	slots   []uint32 // tuple id + 1 of the newest tuple with the key; 0 = empty
+	tags    []uint8  // by slot: the top byte of the key's hash
 	next    []uint32 // tuple id + 1 of the previous tuple with the same key
 	used    int
 	chained bool
@@ -186,7 +220,12 @@ func (ix *hashIndex) init(cols []int, chained bool) {
 	ix.cols = cols
 	ix.chained = chained
 	ix.slots = make([]uint32, 16)
+	ix.tags = make([]uint8, 16)
 }
+
+// tag is the byte of hash h kept per slot: the top one, as the slot's
+// position comes from the low bits.
+func tag(h uint64) uint8 { return uint8(h >> 56) }
 
 func hashKey(cols []int, t []uint32) uint64 {
 	h := uint64(len(cols))
@@ -223,17 +262,20 @@ func (ix *hashIndex) add(r *relation, id uint32) bool {
 	}
 	t := r.tuple(id)
 	m := ix.mask()
-	for i := hashKey(ix.cols, t) & m; ; i = (i + 1) & m {
+	h := hashKey(ix.cols, t)
+	tg := tag(h)
+	for i := h & m; ; i = (i + 1) & m {
 		s := ix.slots[i]
 		if s == 0 {
 			ix.slots[i] = id + 1
+			ix.tags[i] = tg
 			ix.used++
 			if ix.chained {
 				ix.link(id, 0)
 			}
 			return true
 		}
-		if sameKey(ix.cols, r.tuple(s-1), t) {
+		if ix.tags[i] == tg && sameKey(ix.cols, r.tuple(s-1), t) {
 			if !ix.chained {
 				return false
 			}
@@ -262,16 +304,19 @@ func sameKey(cols []int, a, b []uint32) bool {
 func (ix *hashIndex) grow(r *relation) {
 	old := ix.slots
 	ix.slots = make([]uint32, len(old)*2)
+	ix.tags = make([]uint8, len(old)*2)
 	m := ix.mask()
 	for _, s := range old {
 		if s == 0 {
 			continue
 		}
-		i := hashKey(ix.cols, r.tuple(s-1)) & m
+		h := hashKey(ix.cols, r.tuple(s-1))
+		i := h & m
 		for ix.slots[i] != 0 {
 			i = (i + 1) & m
 		}
 		ix.slots[i] = s
+		ix.tags[i] = tag(h)
 	}
 }
 
@@ -279,9 +324,11 @@ func (ix *hashIndex) grow(r *relation) {
 // (a full tuple), or 0.
 func (ix *hashIndex) find(r *relation, t []uint32) uint32 {
 	m := ix.mask()
-	for i := hashKey(ix.cols, t) & m; ; i = (i + 1) & m {
+	h := hashKey(ix.cols, t)
+	tg := tag(h)
+	for i := h & m; ; i = (i + 1) & m {
 		s := ix.slots[i]
-		if s == 0 || sameKey(ix.cols, r.tuple(s-1), t) {
+		if s == 0 || ix.tags[i] == tg && sameKey(ix.cols, r.tuple(s-1), t) {
 			return s
 		}
 	}
@@ -290,10 +337,15 @@ func (ix *hashIndex) find(r *relation, t []uint32) uint32 {
 // lookup is find for a key given as the values of ix.cols in order.
 func (ix *hashIndex) lookup(r *relation, key []uint32) uint32 {
 	m := ix.mask()
-	for i := hashValues(key) & m; ; i = (i + 1) & m {
+	h := hashValues(key)
+	tg := tag(h)
+	for i := h & m; ; i = (i + 1) & m {
 		s := ix.slots[i]
 		if s == 0 {
 			return 0
+		}
+		if ix.tags[i] != tg {
+			continue
 		}
 		t := r.tuple(s - 1)
 		match := true
@@ -311,12 +363,12 @@ func (ix *hashIndex) lookup(r *relation, key []uint32) uint32 {
 
 // bytes estimates the memory the relation holds, for statistics.
 func (r *relation) bytes() int {
-	b := cap(r.rows)*4 + len(r.set.slots)*4
+	b := cap(r.rows)*4 + len(r.set.slots)*5
 	for i := range r.dense {
 		b += len(r.dense[i].Words()) * 8
 	}
 	for _, ix := range r.indexes {
-		b += len(ix.slots)*4 + cap(ix.next)*4
+		b += len(ix.slots)*5 + cap(ix.next)*4
 	}
 	return b
 }

@@ -217,55 +217,52 @@ type Result struct {
 
 // Run computes the k-object-sensitive analysis under sigma.
 func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
-	cs, cf, db, err := a.kobjDatabase(sigma)
-	if err != nil {
-		return nil, err
-	}
-	stats, err := db.Run()
-	if err != nil {
-		return nil, err
-	}
-	entryCtx := map[uint32]Ctx{}
-	for k := 0; k < len(cf.entryCtx); k += 2 {
-		entryCtx[cf.entryCtx[k+1]] = cf.entryCtx[k]
-	}
-	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, entryCtx: entryCtx}, nil
-}
-
-// KObjInputs returns kobj.dl's database under sigma before it runs: the
-// base relations, the contexts enumerated for sigma and ci.dl's filters,
-// for writing them out without evaluating kobj.dl.
-func (a *Analyzer) KObjInputs(sigma *Sigma) (*datalog.Database, error) {
-	_, _, db, err := a.kobjDatabase(sigma)
-	return db, err
-}
-
-// kobjDatabase enumerates the contexts of sigma and fills kobj.dl's
-// database with its inputs.
-func (a *Analyzer) kobjDatabase(sigma *Sigma) (*Contexts, *ctxFacts, *datalog.Database, error) {
 	progs, err := parsePrograms()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	cs, cf := enumerate(a.Facts, a.ci, sigma)
+	e := newEnumerator(a.Facts, a.ci, sigma)
 	db := datalog.NewDatabase(progs[1])
 	db.Trace = traceDatalog
 	if err := loadFacts(db, a.Facts); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	for _, r := range []struct {
 		name string
 		data []uint32
-	}{
-		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
-		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
-		{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType},
-	} {
+	}{{"assertPass", a.ci.assertPass}, {"dynType", a.ci.dynType}} {
 		if err := db.AddFlat(r.name, r.data); err != nil {
-			return nil, nil, nil, fmt.Errorf("pointsto: %w", err)
+			return nil, fmt.Errorf("pointsto: %w", err)
 		}
 	}
-	return cs, cf, db, nil
+	// Runs of kobj.dl alternate with the contexts of what they reach (see
+	// enumerator), until a run reaches nothing new.
+	var stats *datalog.Stats
+	var entries []uint32 // entryCtx, flat
+	for seen := 0; ; {
+		cf := e.take()
+		entries = append(entries, cf.entryCtx...)
+		if err := cf.add(db); err != nil {
+			return nil, err
+		}
+		if stats, err = db.Run(); err != nil {
+			return nil, err
+		}
+		n := db.Len("reach")
+		for t := range db.TuplesFrom("reach", seen) {
+			e.reached(t[1], t[0])
+		}
+		seen = n
+		if e.out.empty() {
+			break
+		}
+	}
+	cs := e.cs
+	entryCtx := map[uint32]Ctx{}
+	for k := 0; k < len(entries); k += 2 {
+		entryCtx[entries[k+1]] = entries[k]
+	}
+	return &Result{Facts: a.Facts, Contexts: cs, Sigma: sigma, Stats: stats, db: db, entryCtx: entryCtx}, nil
 }
 
 // EntryContext returns the context in which entry m (relation entry: a

@@ -1,8 +1,11 @@
 package pointsto
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/chordgo/chordgo/datalog"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -168,139 +171,183 @@ type ctxFacts struct {
 	selfCtx   []uint32 // m
 }
 
-// enumerate computes the contexts kobj.dl may need under sigma: it walks the
-// context-insensitive call graph from the roots, giving each reached
-// function its contexts, creating objects for the allocation sites of each
-// (function, context), and letting methods and closures run in the context
-// of every object their receiver may point to (by the context-insensitive
-// points-to). The result over-approximates what kobj.dl derives.
-func enumerate(f *Facts, ci *ciResult, sigma *Sigma) (*Contexts, *ctxFacts) {
-	nSites := f.Size(DomH)
-	cs := newContexts(nSites)
-	out := &ctxFacts{}
-	ix := newCtxIndex(f, ci)
-	out.selfCtx = ix.selfCtxFuncs
+// add adds the facts to db.
+func (cf *ctxFacts) add(db *datalog.Database) error {
+	for _, r := range []struct {
+		name string
+		data []uint32
+	}{
+		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
+		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
+	} {
+		if err := db.AddFlat(r.name, r.data); err != nil {
+			return fmt.Errorf("pointsto: %w", err)
+		}
+	}
+	return nil
+}
 
-	objects := make([][]Ctx, nSites)    // objects of each site, root or sub
-	waiting := make([][]uint32, nSites) // functions to run in each new object of a site
-	ctxsOf := make([]map[Ctx]bool, f.Size(DomM))
-	type work struct {
-		m uint32
-		c Ctx
+// empty reports whether there are no facts.
+func (cf *ctxFacts) empty() bool {
+	return len(cf.entryCtx)+len(cf.newObj)+len(cf.newObjIn)+len(cf.globalObj)+
+		len(cf.objSite)+len(cf.subObj)+len(cf.callCtx)+len(cf.selfCtx) == 0
+}
+
+// enumerator makes the contexts kobj.dl needs under sigma as the analysis
+// reaches functions, not before: Analyzer.Run alternates kobj.dl runs with
+// calls of reached for the pairs (function, context) its reach relation
+// gained, until one gives no new fact. Enumerating from the
+// context-insensitive call graph instead made every function run in a
+// context of every test root that the call graph reaches it from, and
+// methods in every object of every site their receiver may point to: 25
+// times the contexts kobj.dl reached on go-cache, 8.7 million on bbolt.
+//
+// The facts made for (m, c), its objects (newObjIn, newObj, objSite,
+// subObj) and the contexts of its plain calls (callCtx), are those a
+// derivation could use only through reach(c, m): the rules join each with
+// reach on c, or with pt in c of one of m's values, which only a reached m
+// has, so making them for reached pairs alone derives the same reach, pt,
+// hpt and callEdge. (A value of the whole program, a function's V, has pt
+// in the contexts of every function that uses it; a call through it from
+// a context its function does not run in cannot happen, and gets no
+// callCtx now.) A plain call's callee, which kobj.dl then reaches for
+// certain, is reached at once, so a run gains no pair through it.
+type enumerator struct {
+	f     *Facts
+	ci    *ciResult
+	sigma *Sigma
+	cs    *Contexts
+	ix    *ctxIndex
+	out   ctxFacts // the facts made since the last take
+	made  map[Ctx]bool
+	ctxs  []map[Ctx]bool // by M: the contexts m was reached in
+	queue []reachedFn
+}
+
+type reachedFn struct {
+	m uint32
+	c Ctx
+}
+
+// newEnumerator makes the objects of globals, the entries' contexts and
+// the objects of their parameters, and reaches the entries.
+func newEnumerator(f *Facts, ci *ciResult, sigma *Sigma) *enumerator {
+	e := &enumerator{
+		f: f, ci: ci, sigma: sigma,
+		cs:   newContexts(f.Size(DomH)),
+		ix:   newCtxIndex(f, ci),
+		made: map[Ctx]bool{},
+		ctxs: make([]map[Ctx]bool, f.Size(DomM)),
 	}
-	var queue []work
-	reachFn := func(m uint32, c Ctx) {
-		if ctxsOf[m] == nil {
-			ctxsOf[m] = map[Ctx]bool{}
-		}
-		if !ctxsOf[m][c] {
-			ctxsOf[m][c] = true
-			queue = append(queue, work{m, c})
-		}
+	e.out.selfCtx = e.ix.selfCtxFuncs
+	for _, h := range e.ix.globals {
+		o := e.cs.intern(h, Epsilon)
+		e.out.globalObj = append(e.out.globalObj, h, o)
+		e.addObject(h, o)
 	}
-	// addObject registers object o of site h with its sub-objects, and runs
-	// the functions waiting for objects of those sites in them.
-	var addObject func(h uint32, o Ctx)
-	addObject = func(h uint32, o Ctx) {
-		objects[h] = append(objects[h], o)
-		out.objSite = append(out.objSite, o, h)
-		for _, m := range waiting[h] {
-			reachFn(m, o)
-		}
-		for _, sub := range ix.subSites[h] {
-			o2 := cs.intern(sub.h2, cs.tail[o])
-			out.subObj = append(out.subObj, o, sub.f, o2)
-			addObject(sub.h2, o2)
-		}
-	}
-	for _, h := range ix.globals {
-		o := cs.intern(h, Epsilon)
-		out.globalObj = append(out.globalObj, h, o)
-		addObject(h, o)
-	}
-	made := map[Ctx]bool{} // objects already registered
-	newObject := func(c Ctx, h uint32) Ctx {
-		o := cs.intern(h, cs.prefix(c, sigma.SiteK(h)-1))
-		out.newObj = append(out.newObj, c, h, o)
-		if !made[o] {
-			made[o] = true
-			addObject(h, o)
-		}
-		return o
-	}
-	entryCtx := entryContexts(f, cs)
-	for _, m := range ix.entries {
+	entryCtx := entryContexts(f, e.cs)
+	for _, m := range e.ix.entries {
 		c := entryCtx[m]
-		out.entryCtx = append(out.entryCtx, c, m)
-		reachFn(m, c)
-		for _, h := range ix.rootParams[m] {
-			newObject(c, h)
+		e.out.entryCtx = append(e.out.entryCtx, c, m)
+		for _, h := range e.ix.rootParams[m] {
+			e.newObject(c, h)
 		}
+		e.reached(m, c)
 	}
-	subscribed := map[[2]uint32]bool{}
-	recvDone := map[[2]uint32]bool{}
-	for len(queue) > 0 {
-		w := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, h := range ix.allocSites[w.m] {
-			o := newObject(w.c, h)
-			out.newObjIn = append(out.newObjIn, w.c, w.m, h, o)
-		}
-		for _, i := range ix.callsIn[w.m] {
-			for _, m2 := range ci.callees[i] {
-				static, ok := ix.static[i]
-				plain := ok && static == m2 && !ix.selfCtx[m2]
-				if plain || ix.funcValue[m2] && ix.dynamic[i] {
-					// A plain call, or a call of a function (not a
-					// closure) through a function value: the callee runs
-					// in a context of its call site.
-					k := sigma.CallK(i)
-					if ix.callback[i] {
-						k = 0 // the runtime calls it later from where it was registered
-					}
-					c2 := w.c
-					switch {
-					case ix.init[m2]:
-						// A package initializer runs once, in the empty
-						// context, as the roots' inits do: contexts could
-						// only repeat its facts.
-						c2 = Epsilon
-					case k > 0:
-						c2 = cs.intern(cs.nSites+i, cs.prefix(w.c, k-1))
-					}
-					out.callCtx = append(out.callCtx, w.c, i, c2)
-					reachFn(m2, c2)
-					continue
-				}
-				// Runs in the context of a receiver or closure object: the
-				// same objects whatever the caller's context, so once per
-				// (site, callee).
-				if key := [2]uint32{i, m2}; recvDone[key] {
-					continue
-				} else {
-					recvDone[key] = true
-				}
-				for _, h := range ci.pt[ix.receiver[i]] {
-					if key := [2]uint32{h, m2}; !subscribed[key] {
-						subscribed[key] = true
-						waiting[h] = append(waiting[h], m2)
-						for _, o := range objects[h] {
-							reachFn(m2, o)
-						}
-					}
-				}
+	return e
+}
+
+// take returns the facts made since the last take.
+func (e *enumerator) take() ctxFacts {
+	out := e.out
+	e.out = ctxFacts{}
+	return out
+}
+
+// addObject registers object o of site h with its sub-objects.
+func (e *enumerator) addObject(h uint32, o Ctx) {
+	e.out.objSite = append(e.out.objSite, o, h)
+	for _, sub := range e.ix.subSites[h] {
+		o2 := e.cs.intern(sub.h2, e.cs.tail[o])
+		e.out.subObj = append(e.out.subObj, o, sub.f, o2)
+		e.addObject(sub.h2, o2)
+	}
+}
+
+func (e *enumerator) newObject(c Ctx, h uint32) Ctx {
+	o := e.cs.intern(h, e.cs.prefix(c, e.sigma.SiteK(h)-1))
+	e.out.newObj = append(e.out.newObj, c, h, o)
+	if !e.made[o] {
+		e.made[o] = true
+		e.addObject(h, o)
+	}
+	return o
+}
+
+// reached makes the facts of function m in context c, once, and of the
+// plain callees it reaches for certain.
+func (e *enumerator) reached(m uint32, c Ctx) {
+	e.push(m, c)
+	for len(e.queue) > 0 {
+		w := e.queue[len(e.queue)-1]
+		e.queue = e.queue[:len(e.queue)-1]
+		e.expand(w)
+	}
+}
+
+func (e *enumerator) push(m uint32, c Ctx) {
+	if e.ctxs[m] == nil {
+		e.ctxs[m] = map[Ctx]bool{}
+	}
+	if !e.ctxs[m][c] {
+		e.ctxs[m][c] = true
+		e.queue = append(e.queue, reachedFn{m, c})
+	}
+}
+
+func (e *enumerator) expand(w reachedFn) {
+	cs, ix := e.cs, e.ix
+	for _, h := range ix.allocSites[w.m] {
+		o := e.newObject(w.c, h)
+		e.out.newObjIn = append(e.out.newObjIn, w.c, w.m, h, o)
+	}
+	for _, i := range ix.callsIn[w.m] {
+		for _, m2 := range e.ci.callees[i] {
+			static, ok := ix.static[i]
+			plain := ok && static == m2 && !ix.selfCtx[m2]
+			if !plain && !(ix.funcValue[m2] && ix.dynamic[i]) {
+				continue // runs in the context of a receiver or closure object, which exists
+			}
+			// A plain call, or a call of a function (not a closure)
+			// through a function value: the callee runs in a context of
+			// its call site.
+			k := e.sigma.CallK(i)
+			if ix.callback[i] {
+				k = 0 // the runtime calls it later from where it was registered
+			}
+			c2 := w.c
+			switch {
+			case ix.init[m2]:
+				// A package initializer runs once, in the empty
+				// context, as the roots' inits do: contexts could
+				// only repeat its facts.
+				c2 = Epsilon
+			case k > 0:
+				c2 = cs.intern(cs.nSites+i, cs.prefix(w.c, k-1))
+			}
+			e.out.callCtx = append(e.out.callCtx, w.c, i, c2)
+			if plain {
+				e.push(m2, c2)
 			}
 		}
 	}
-	return cs, out
 }
 
-// ctxIndex holds the base relations enumerate walks, indexed by id.
+// ctxIndex holds the base relations the enumerator walks, indexed by id.
 type ctxIndex struct {
 	allocSites   [][]uint32 // function -> root sites it allocates (not globals)
 	callsIn      [][]uint32 // function -> call sites
 	static       map[uint32]uint32
-	receiver     map[uint32]uint32 // call site -> the V whose objects give the callee's context
 	subSites     [][]struct{ f, h2 uint32 }
 	globals      []uint32
 	entries      []uint32
@@ -319,7 +366,6 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		allocSites: make([][]uint32, nM),
 		callsIn:    make([][]uint32, nM),
 		static:     map[uint32]uint32{},
-		receiver:   map[uint32]uint32{},
 		subSites:   make([][]struct{ f, h2 uint32 }, f.Size(DomH)),
 		rootParams: map[uint32][]uint32{},
 		selfCtx:    make([]bool, nM),
@@ -348,7 +394,6 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 	each("callSite", func(t []uint32) { ix.callsIn[t[1]] = append(ix.callsIn[t[1]], t[0]) })
 	each("staticCall", func(t []uint32) { ix.static[t[0]] = t[1] })
 	each("dynCall", func(t []uint32) {
-		ix.receiver[t[0]] = t[1]
 		ix.dynamic[t[0]] = true
 		if i := t[0]; i > 0 && f.calls[i-1] == f.calls[i] {
 			ix.callback[i] = true
@@ -359,7 +404,6 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 			ix.funcValue[t[1]] = true
 		}
 	})
-	each("invoke", func(t []uint32) { ix.receiver[t[0]] = t[1] })
 	each("subSite", func(t []uint32) {
 		ix.subSites[t[0]] = append(ix.subSites[t[0]], struct{ f, h2 uint32 }{t[1], t[2]})
 	})
@@ -372,13 +416,6 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 			ix.selfCtxFuncs = append(ix.selfCtxFuncs, uint32(m))
 		}
 	}
-	each("actual", func(t []uint32) {
-		if t[1] == 0 {
-			if m, ok := ix.static[t[0]]; ok && ix.selfCtx[m] {
-				ix.receiver[t[0]] = t[2]
-			}
-		}
-	})
 	for m := range ix.allocSites {
 		slices.Sort(ix.allocSites[m])
 		ix.allocSites[m] = slices.Compact(ix.allocSites[m])

@@ -63,12 +63,19 @@
 //   - ci.dl, context-insensitive Andersen with the same modeling, runs once
 //     per program (it does not depend on Sigma);
 //   - kobj.dl, under a [Sigma] that gives k per allocation site and per call
-//     site, runs in the contexts that Go code (contexts.go) enumerates from
-//     ci.dl's call graph and points-to before it starts, as Chord derives its
-//     context domain from a cheaper pass: the engine needs fixed domains, and
-//     Datalog cannot build new context values. The enumeration
-//     over-approximates the contexts kobj.dl reaches, so it loses nothing.
-//     Besides the base relations and the contexts (entryCtx, newObj,
+//     site, runs in contexts that Go code (contexts.go) makes as kobj.dl
+//     reaches functions: Datalog cannot build new context values, so runs
+//     of kobj.dl alternate with Go making the contexts, objects and call
+//     contexts of the (function, context) pairs the last run reached, and
+//     adding them as facts, until a run reaches nothing new; the engine
+//     continues each run from the last one's results (datalog.Database.Run).
+//     Every fact made for a pair is joined with its reach in the rules, so
+//     the result is what the same facts for all pairs would give; and
+//     every pair kobj.dl reaches gets its facts. (Chord enumerates its
+//     context domain beforehand from a cheaper pass; done that way, from
+//     ci.dl's call graph and points-to, it made 25 times the contexts
+//     kobj.dl reached on go-cache, and missed pairs kobj.dl reached, whose
+//     objects and calls were then lost.) Besides the base relations and the contexts (entryCtx, newObj,
 //     newObjIn, globalObj, objSite, subObj, callCtx, selfCtx), kobj.dl reads
 //     two of ci.dl's results as filters: assertPass(to, h), the sites each
 //     type assertion passes, and dynType(h, t), the dynamic types each site

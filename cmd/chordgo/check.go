@@ -40,11 +40,12 @@ func runCheck(args []string) int {
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
 	budget := addBudgetFlags(fs)
 	review := addReviewFlags(fs)
+	profile := addProfileFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
 			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
-			"\t[-write-baseline FILE] [-new-from-rev REV] [packages]\n\n"+
+			"\t[-write-baseline FILE] [-new-from-rev REV] [-cpuprofile FILE] [-memprofile FILE] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
 			"whole program from its roots (main, tests, benchmarks, fuzz targets, examples),\n"+
 			"and reports each pair of accesses that may race, with at least one of them in\n"+
@@ -79,7 +80,13 @@ func runCheck(args []string) int {
 		return fail(err)
 	}
 	defer stop()
+	if err := profile.start(); err != nil {
+		return fail(err)
+	}
 	rep, prog, code := af.analyze(ctx, "check", lf, fs.Args(), *stats, review)
+	if err := profile.stop(); err != nil {
+		return fail(err)
+	}
 	if rep == nil {
 		return code
 	}

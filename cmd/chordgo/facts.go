@@ -34,7 +34,7 @@ func runFacts(args []string) int {
 	k := fs.Int("k", 1, "write the rule files' inputs under `k` for every allocation and call site")
 	onDemand := fs.Bool("demand", false, "write the rule files' inputs under the last Sigma of the demand loop, as check runs it")
 	sigmaFile := fs.String("sigma", "", "write the rule files' inputs under the Sigma of `file` (the sigma.tsv of an earlier run)")
-	pointstoOnly := fs.Bool("pointsto-only", false, "write only ci.dl's and kobj.dl's inputs, without evaluating kobj.dl and the later stages (not with -demand)")
+	pointstoOnly := fs.Bool("pointsto-only", false, "write only ci.dl's and kobj.dl's inputs, stopping after kobj.dl (its contexts are made as it runs) before the later stages (not with -demand)")
 	std := fs.Bool("std", false, "as check -std: accesses in every package count as analyzed (races.dl's analyzed)")
 	lf := addLoadFlags(fs)
 	stats := fs.Bool("stats", false, "print domain sizes, tuple counts and times to standard error")
@@ -148,22 +148,14 @@ func runFacts(args []string) int {
 // loop's last Sigma) and hands record every rule file's database once it
 // has run, in order: ci.dl, kobj.dl, then the funnel's (mhp.dl, races.dl,
 // escape.dl, condmustnot.dl twice). The funnel runs over all access pairs,
-// as a demand loop's first run does. With pointstoOnly it stops at
-// kobj.dl's database before it runs. It returns the Sigma.
+// as a demand loop's first run does. With pointstoOnly it stops after
+// kobj.dl. It returns the Sigma.
 func recordRuleRuns(facts *pointsto.Facts, sigma *pointsto.Sigma, opts races.Options, pointstoOnly bool, record func(*datalog.Database)) (*pointsto.Sigma, error) {
 	a, err := pointsto.NewAnalyzer(facts)
 	if err != nil {
 		return nil, err
 	}
 	record(a.CIDatabase())
-	if pointstoOnly {
-		db, err := a.KObjInputs(sigma)
-		if err != nil {
-			return nil, err
-		}
-		record(db)
-		return sigma, nil
-	}
 	var r *pointsto.Result
 	if sigma == nil {
 		dr, err := demand.Run(a, demand.Options{MaxContexts: defaultMaxContexts, Races: opts})
@@ -175,6 +167,9 @@ func recordRuleRuns(facts *pointsto.Facts, sigma *pointsto.Sigma, opts races.Opt
 		return nil, err
 	}
 	record(r.Database())
+	if pointstoOnly {
+		return sigma, nil
+	}
 	r.Record = record
 	if _, err := races.NewFinder(facts, opts).Find(r, nil); err != nil {
 		return nil, err
