@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"maps"
 	"slices"
 
@@ -17,13 +18,17 @@ import (
 // A Function is a function declaration of the packages analyzed, with
 // whether it is marked //go:norace and, if not, why.
 type Function struct {
-	Name   string         // as go/ssa prints it: "pkg.F", "(*pkg.T).m"
+	Name   string         // "F", "(*T).m"
 	Pos    token.Position // of the func keyword, as the compiler sees it (after //line directives)
 	File   string         // the file on disk that holds it
 	Offset int            // byte offset of the func keyword in File
 	Marked bool
 	Reason Reason // why it is not marked
 	Checks int    // loads and stores in its body (closures aside): the checks marking removes each time it runs
+	// RaceFree counts the loads and stores of its body that are accesses
+	// in no race: if it is not marked, the checks a per-access rewrite
+	// (not done) could remove.
+	RaceFree int
 }
 
 // Reason says why a function is not marked //go:norace.
@@ -67,6 +72,7 @@ type planner struct {
 	fset    *token.FileSet
 	reached map[*ssa.Function]bool
 	racy    map[*ssa.Function]bool // functions with an access in a race
+	racyE   map[ssa.Instruction]bool
 	access  map[ssa.Instruction]bool
 	callees map[ssa.CallInstruction][]*ssa.Function // of dynamic calls, from the final call graph
 	safe    map[*ssa.Function]bool                  // inlineSafe, memoized
@@ -76,7 +82,7 @@ func newPlanner(dr *demand.Result) *planner {
 	f := dr.PointsTo.Facts
 	p := &planner{
 		facts: f, fset: f.Prog.Fset,
-		reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{},
+		reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{}, racyE: map[ssa.Instruction]bool{},
 		access: map[ssa.Instruction]bool{}, callees: map[ssa.CallInstruction][]*ssa.Function{},
 		safe: map[*ssa.Function]bool{},
 	}
@@ -86,6 +92,7 @@ func newPlanner(dr *demand.Result) *planner {
 	for _, r := range dr.Races.Races {
 		for _, a := range r.Accesses {
 			p.racy[f.Func(f.AccessFunc(a.E))] = true
+			p.racyE[f.Access(a.E)] = true
 		}
 	}
 	for e := range uint32(f.Size(pointsto.DomE)) {
@@ -108,11 +115,32 @@ type decl struct {
 	funcs  []*ssa.Function // top and the closures nested in them
 }
 
-// decls gathers the declarations of the packages named (Initial) that
-// the program has functions for (every function reached, and those their
-// code refers to), in a deterministic order.
+// decls gathers the function declarations of the packages named
+// (Initial: their files, also the test files), each with the functions
+// the program has for it (those reached, and those their code refers to),
+// in file order. A package and its test variant are parsed apart: one
+// declaration is at two token.Pos, and is found by its file offset.
 func (p *planner) decls() []*decl {
+	byFile := map[token.Position]*decl{}
 	byPos := map[token.Pos]*decl{}
+	for _, pkg := range p.facts.Prog.Packages {
+		if !pkg.Initial {
+			continue
+		}
+		for _, file := range pkg.Files {
+			for _, d := range file.Decls {
+				syntax, ok := d.(*ast.FuncDecl)
+				if !ok || syntax.Body == nil {
+					continue
+				}
+				key := p.fset.PositionFor(syntax.Pos(), false)
+				if byFile[key] == nil {
+					byFile[key] = &decl{syntax: syntax}
+				}
+				byPos[syntax.Pos()] = byFile[key]
+			}
+		}
+	}
 	for m := range uint32(p.facts.Size(pointsto.DomM)) {
 		fn := p.facts.Func(m)
 		top := fn
@@ -120,37 +148,23 @@ func (p *planner) decls() []*decl {
 			top = top.Parent()
 		}
 		syntax, ok := top.Syntax().(*ast.FuncDecl)
-		if !ok || top.Synthetic != "" || top.Pkg == nil {
-			continue
-		}
-		if pkg := p.facts.Prog.PackageOf(top.Pkg.Pkg); pkg == nil || !pkg.Initial {
+		if !ok || top.Synthetic != "" {
 			continue
 		}
 		d := byPos[syntax.Pos()]
 		if d == nil {
-			d = &decl{syntax: syntax}
-			byPos[syntax.Pos()] = d
+			continue
 		}
 		if fn == top {
 			d.top = append(d.top, fn)
 		}
 		d.funcs = append(d.funcs, fn)
 	}
-	// Test variants have their own token.File: the same declaration may
-	// sit at two Pos; keep one by file position.
-	byFile := map[token.Position]*decl{}
-	for _, pos := range slices.Sorted(maps.Keys(byPos)) {
-		d := byPos[pos]
-		key := p.fset.PositionFor(pos, false)
-		if prev := byFile[key]; prev != nil {
-			prev.top = append(prev.top, d.top...)
-			prev.funcs = append(prev.funcs, d.funcs...)
-			continue
-		}
-		byFile[key] = d
-	}
 	out := slices.Collect(maps.Values(byFile))
-	slices.SortFunc(out, func(a, b *decl) int { return cmp.Compare(a.syntax.Pos(), b.syntax.Pos()) })
+	slices.SortFunc(out, func(a, b *decl) int {
+		pa, pb := p.fset.PositionFor(a.syntax.Pos(), false), p.fset.PositionFor(b.syntax.Pos(), false)
+		return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+	})
 	return out
 }
 
@@ -161,12 +175,18 @@ func (p *planner) decide(d *decl, replaceable func(string) bool) Function {
 		File:   raw.Filename,
 		Offset: raw.Offset,
 	}
+	fn.Name = d.syntax.Name.Name
+	if r := d.syntax.Recv; r != nil && len(r.List) > 0 {
+		fn.Name = "(" + types.ExprString(r.List[0].Type) + ")." + fn.Name
+	}
 	if len(d.top) > 0 {
-		fn.Name = d.top[0].String()
 		for _, b := range d.top[0].Blocks {
 			for _, instr := range b.Instrs {
 				if isLoadOrStore(instr) {
 					fn.Checks++
+					if p.access[instr] && !p.racyE[instr] {
+						fn.RaceFree++
+					}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package racefree
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"os"
@@ -29,10 +30,24 @@ func Write(overlayFile string, funcs []Function) error {
 		return err
 	}
 	edits := map[string][]overlay.Insertion{}
+	sources := map[string][]byte{}
 	for _, f := range funcs {
-		if f.Marked {
-			edits[f.File] = append(edits[f.File], overlay.Insertion{Offset: f.Offset, Text: noraceText(f.Pos)})
+		if !f.Marked {
+			continue
 		}
+		src, ok := sources[f.File]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(f.File); err != nil {
+				return err
+			}
+			sources[f.File] = src
+		}
+		text := noraceText(f.Pos)
+		if afterProse(src, f.Offset) {
+			text = "//\n" + text
+		}
+		edits[f.File] = append(edits[f.File], overlay.Insertion{Offset: f.Offset, Text: text})
 	}
 	return overlay.Write(overlayFile, dir, edits, nil)
 }
@@ -62,9 +77,29 @@ func clearDir(dir string) error {
 	return nil
 }
 
+// directive matches the comment lines go/ast counts as directives.
+var directive = regexp.MustCompile(`^//(line |extern |export |[a-z0-9]+:[a-z0-9])`)
+
+// afterProse says whether the line before offset (the func keyword's
+// line) is a line of a doc comment's text: gofmt separates the
+// directives at the end of a doc comment from its text by a "//" line,
+// which the copy then has too, to stay gofmt-stable.
+func afterProse(src []byte, offset int) bool {
+	lineStart := bytes.LastIndexByte(src[:offset], '\n')
+	if lineStart < 0 {
+		return false
+	}
+	prev := src[bytes.LastIndexByte(src[:lineStart], '\n')+1 : lineStart]
+	return bytes.HasPrefix(prev, []byte("//")) && len(bytes.TrimSpace(prev)) > 2 && !directive.Match(prev)
+}
+
 // noraceText is what goes before the func keyword at pos (its position as
 // the compiler sees it): the directive, and a //line directive that gives
-// the next line (the func keyword's) the line and column pos has.
+// the next line (the func keyword's) the line and column pos has. Column
+// 0 is unknown: an earlier //line directive without a column gave none.
 func noraceText(pos token.Position) string {
+	if pos.Column == 0 {
+		return fmt.Sprintf("//go:norace\n//line %s:%d\n", pos.Filename, pos.Line)
+	}
 	return fmt.Sprintf("//go:norace\n//line %s:%d:%d\n", pos.Filename, pos.Line, pos.Column)
 }
