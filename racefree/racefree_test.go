@@ -121,6 +121,37 @@ func G() {}
 	}
 }
 
+// TestWriteDir: a second Write replaces the first's copies; a directory
+// with files Write did not make is refused.
+func TestWriteDir(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(src, []byte("package p\n\nfunc F(p *int) { *p = 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marked := []Function{{Name: "F", Pos: token.Position{Filename: src, Line: 3, Column: 1}, File: src, Offset: 11, Marked: true}}
+	overlayFile := filepath.Join(dir, "o.json")
+	for _, funcs := range [][]Function{marked, marked, nil} {
+		if err := Write(overlayFile, funcs); err != nil {
+			t.Fatal(err)
+		}
+		entries, err := os.ReadDir(Dir(overlayFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := len(funcs); len(entries) != want {
+			t.Errorf("%d files in %s, want %d", len(entries), Dir(overlayFile), want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(Dir(overlayFile), "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(overlayFile, marked)
+	if err == nil || !strings.Contains(err.Error(), "o.files holds notes.txt, which an earlier chordgo racefree did not write") {
+		t.Errorf("got error %v, want one naming notes.txt", err)
+	}
+}
+
 type positioned struct {
 	tok token.Token
 	lit string
