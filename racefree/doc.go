@@ -13,8 +13,10 @@
 // points-to result with its call graph and the functions reached, and the
 // races, which include every race a longer run would report) and gives,
 // for every function declaration of the packages named, whether it is
-// marked and, if not, why ([Reason]). [Write] writes the overlay file and
-// the rewritten copies (package internal/overlay). cmd/chordgo's racefree
+// marked and, if not, why ([Reason]) and which of its race-free loads and
+// stores go through accessors (and why the others do not, [Skip]).
+// [Write] writes the overlay file, the rewritten copies and the
+// accessors' files (package internal/overlay). cmd/chordgo's racefree
 // command runs check's pipeline and then these two.
 //
 // # What is marked
@@ -61,12 +63,34 @@
 // has the line (and column) it has on disk: race reports, panics and
 // coverage name the same lines. The copy is gofmt-stable.
 //
+// # Accessors
+//
+// In a declaration that is not marked because an access of it races, or
+// because it calls a function not safe to inline, or has a load or store
+// chordgo does not model, each race-free load `e` (a field selection, an
+// index or a pointer indirection) becomes chordgoLoad(&e), and each
+// race-free store `e = v` becomes chordgoStore(&e, v): generic
+// //go:norace functions declared in a file added to the package, which
+// the compiler never inlines in a -race build, so the caller's other
+// accesses keep their checks (the digest's option B, section 7.4). Only
+// where that is simple and keeps the order of evaluation (Skip counts the
+// rest): the statement (an assignment, ++/--, return, or an if or for
+// condition or switch tag) calls nothing but len and cap, receives
+// nothing and declares no closure, so the accessor is the only call in it
+// and the order of plain loads around it has no effect a program can see
+// but which of two runtime panics comes first; every go/ssa load or store
+// at the expression's position, in every variant and closure, is an
+// access chordgo analyzed, reached, and in no race; a store is the one
+// target of an = assignment whose value is not converted to an interface
+// implicitly, on the line of its "=" (removing "=" keeps lines). The
+// insertions are within lines: line numbers stay, columns after an
+// accessor on its line move, and gofmt may respace the copy.
+//
 // # Not done
 //
-// Single race-free accesses in functions that cannot be marked (the
-// digest's per-access //go:norace accessors, section 7.4 B) and RedCard's
-// span redundancy (C1) are not rewritten: the reasons functions are not
-// marked are counted instead (chordgo racefree -v).
+// RedCard's span redundancy (C1: a later check of the same location in
+// the same goroutine with no release in between) is not rewritten; nor
+// are op-assignments and ++ (a read and a write at one position).
 //
 // Package racefree comes after demand in chordgo's data flow and is used
 // by cmd/chordgo.

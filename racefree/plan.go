@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/chordgo/chordgo/demand"
+	"github.com/chordgo/chordgo/internal/overlay"
 	"github.com/chordgo/chordgo/pointsto"
 )
 
@@ -26,9 +27,16 @@ type Function struct {
 	Reason Reason // why it is not marked
 	Checks int    // loads and stores in its body (closures aside): the checks marking removes each time it runs
 	// RaceFree counts the loads and stores of its body that are accesses
-	// in no race: if it is not marked, the checks a per-access rewrite
-	// (not done) could remove.
+	// in no race.
 	RaceFree int
+	// Package is the name in the package clause of its file.
+	Package string
+	// For a function not marked: its race-free loads and stores that go
+	// through accessors (Accessors, with the Edits of its file that make
+	// them do), and those that do not, by why (Skipped).
+	Accessors int
+	Edits     []overlay.Insertion
+	Skipped   map[Skip]int
 }
 
 // Reason says why a function is not marked //go:norace.
@@ -111,6 +119,7 @@ func newPlanner(dr *demand.Result) *planner {
 // two), and the closures declared in it.
 type decl struct {
 	syntax *ast.FuncDecl
+	pkg    string          // the name in its file's package clause
 	top    []*ssa.Function // the declaration's own functions, one per variant
 	funcs  []*ssa.Function // top and the closures nested in them
 }
@@ -135,7 +144,7 @@ func (p *planner) decls() []*decl {
 				}
 				key := p.fset.PositionFor(syntax.Pos(), false)
 				if byFile[key] == nil {
-					byFile[key] = &decl{syntax: syntax}
+					byFile[key] = &decl{syntax: syntax, pkg: file.Name.Name}
 				}
 				byPos[syntax.Pos()] = byFile[key]
 			}
@@ -171,9 +180,10 @@ func (p *planner) decls() []*decl {
 func (p *planner) decide(d *decl, replaceable func(string) bool) Function {
 	raw := p.fset.PositionFor(d.syntax.Pos(), false)
 	fn := Function{
-		Pos:    p.fset.PositionFor(d.syntax.Pos(), true),
-		File:   raw.Filename,
-		Offset: raw.Offset,
+		Pos:     p.fset.PositionFor(d.syntax.Pos(), true),
+		File:    raw.Filename,
+		Offset:  raw.Offset,
+		Package: d.pkg,
 	}
 	fn.Name = d.syntax.Name.Name
 	if r := d.syntax.Recv; r != nil && len(r.List) > 0 {
@@ -195,6 +205,12 @@ func (p *planner) decide(d *decl, replaceable func(string) bool) Function {
 	fn.Marked = fn.Reason == ""
 	if fn.Marked && fn.Checks == 0 {
 		fn.Marked, fn.Reason = false, NoChecks
+	}
+	switch fn.Reason {
+	case Racy, Inlinable, Unmodeled:
+		if replaceable(fn.File) {
+			p.accessors(d, &fn)
+		}
 	}
 	return fn
 }
@@ -390,5 +406,9 @@ func (f Function) String() string {
 	if f.Marked {
 		return fmt.Sprintf("%s: %s: //go:norace (%d loads and stores)", f.Pos, f.Name, f.Checks)
 	}
-	return fmt.Sprintf("%s: %s: not marked: %s", f.Pos, f.Name, f.Reason)
+	s := fmt.Sprintf("%s: %s: not marked: %s", f.Pos, f.Name, f.Reason)
+	if f.Accessors > 0 {
+		s += fmt.Sprintf("; %d loads and stores through accessors", f.Accessors)
+	}
+	return s
 }

@@ -1,15 +1,19 @@
 package racefree
 
 import (
+	"bytes"
 	"encoding/json"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,6 +228,92 @@ func TestPlan(t *testing.T) {
 	for _, f := range Plan(dr, func(string) bool { return false }) {
 		if f.Marked || f.Name == "fill" && f.Reason != Unreplaceable {
 			t.Errorf("%s with no file replaceable: marked %v, reason %q", f.Name, f.Marked, f.Reason)
+		}
+	}
+}
+
+// TestAccessors: the race-free loads and stores of a racy function go
+// through accessors where the statement allows it; the copy keeps each
+// line's tokens on its line, builds, prints what the program prints, and
+// the race detector still reports the race each of three runs.
+func TestAccessors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyzes a program with the standard library and runs it with -race")
+	}
+	dir, err := filepath.Abs("../testdata/racefree/accessors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr, err := demand.Analyze(pointsto.Config{Dir: dir, Patterns: []string{"."}, Tests: true}, demand.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := Plan(dr, func(string) bool { return true })
+	var work Function
+	for _, f := range funcs {
+		if f.Name == "work" {
+			work = f
+		}
+	}
+	want := map[Skip]int{SkipNoExpr: 1, SkipStatement: 3, SkipReadWrite: 2}
+	if work.Marked || work.Reason != Racy || work.Accessors != 18 || !maps.Equal(work.Skipped, want) {
+		t.Errorf("work: marked %v, reason %q, %d accessors, skipped %v; want not marked, racy, 18 accessors, skipped %v",
+			work.Marked, work.Reason, work.Accessors, work.Skipped, want)
+	}
+	overlayFile := filepath.Join(t.TempDir(), "o.json")
+	if err := Write(overlayFile, funcs); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "main.go")
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, err := os.ReadFile(readOverlay(t, overlayFile)[file])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want0, got0 := wordsByLine(t, orig), wordsByLine(t, copied)
+	if !slices.EqualFunc(want0, got0, slices.Equal) {
+		t.Errorf("the copy's lines do not have the file's words:\n%s", copied)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), file, copied, 0); err != nil {
+		t.Errorf("the copy does not parse: %v", err)
+	}
+	for _, race := range []bool{false, true, true, true} {
+		args := []string{"run", "-overlay", overlayFile, "."}
+		if race {
+			args = slices.Insert(args, 1, "-race")
+		}
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		out, _ := cmd.CombinedOutput()
+		if !strings.HasPrefix(string(out), "48\n") && !strings.Contains(string(out), "\n48\n") {
+			t.Errorf("go %s printed no 48:\n%s", strings.Join(args, " "), out)
+		}
+		if race && !regexp.MustCompile(`(?s)WARNING: DATA RACE\n\S+ at \S+ by goroutine \d+:\n  main\.work\(\)\n      \S+/main\.go:32 `).Match(out) {
+			t.Errorf("go %s did not report the race at main.go:32:\n%s", strings.Join(args, " "), out)
+		}
+	}
+}
+
+// wordsByLine returns the identifiers and literals of each line of src,
+// leaving out the accessors' names: what a rewrite must keep in place.
+func wordsByLine(t *testing.T, src []byte) [][]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	file := fset.AddFile("src.go", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, 0)
+	out := make([][]string, bytes.Count(src, []byte("\n"))+2)
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok.IsLiteral() && lit != loadAccessor && lit != storeAccessor {
+			line := fset.Position(pos).Line
+			out[line] = append(out[line], lit)
 		}
 	}
 }

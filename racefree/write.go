@@ -31,7 +31,16 @@ func Write(overlayFile string, funcs []Function) error {
 	}
 	edits := map[string][]overlay.Insertion{}
 	sources := map[string][]byte{}
+	added := map[string][]byte{}
 	for _, f := range funcs {
+		if f.Accessors > 0 {
+			edits[f.File] = append(edits[f.File], f.Edits...)
+			name := "zz_chordgo_accessors.go"
+			if strings.HasSuffix(f.Package, "_test") && strings.HasSuffix(f.File, "_test.go") {
+				name = "zz_chordgo_accessors_x_test.go"
+			}
+			added[filepath.Join(filepath.Dir(f.File), name)] = []byte(strings.Replace(accessorFile, "PACKAGE", f.Package, 1))
+		}
 		if !f.Marked {
 			continue
 		}
@@ -49,11 +58,11 @@ func Write(overlayFile string, funcs []Function) error {
 		}
 		edits[f.File] = append(edits[f.File], overlay.Insertion{Offset: f.Offset, Text: text})
 	}
-	return overlay.Write(overlayFile, dir, edits, nil)
+	return overlay.Write(overlayFile, dir, edits, added)
 }
 
 // earlierCopy matches the names of the copies overlay.Write makes.
-var earlierCopy = regexp.MustCompile(`^[0-9]+_.*\.go$`)
+var earlierCopy = regexp.MustCompile(`^(added_)?[0-9]+_.*\.go$`)
 
 // clearDir creates dir, or removes the copies an earlier run wrote into
 // it; any other file makes it refuse, as dir is not then ours.

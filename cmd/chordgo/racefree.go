@@ -75,15 +75,22 @@ func runRacefree(args []string) int {
 // summary says in a few lines how many functions were marked and why the
 // others were not.
 func summary(funcs []racefree.Function, overlayFile string) string {
-	marked, checks, left := 0, 0, 0
+	marked, checks, accessors, withAccessors := 0, 0, 0, 0
 	why := map[racefree.Reason]int{}
+	skipped := map[racefree.Skip]int{}
 	for _, f := range funcs {
 		if f.Marked {
 			marked++
 			checks += f.Checks
-		} else {
-			why[f.Reason]++
-			left += f.RaceFree
+			continue
+		}
+		why[f.Reason]++
+		if f.Accessors > 0 {
+			withAccessors++
+			accessors += f.Accessors
+		}
+		for s, n := range f.Skipped {
+			skipped[s] += n
 		}
 	}
 	s := fmt.Sprintf("chordgo racefree: %d of %d function declarations marked //go:norace (%d loads and stores in their bodies); wrote %s",
@@ -91,5 +98,9 @@ func summary(funcs []racefree.Function, overlayFile string) string {
 	for _, r := range slices.Sorted(maps.Keys(why)) {
 		s += fmt.Sprintf("\n  %d not marked: %s", why[r], r)
 	}
-	return s + fmt.Sprintf("\n  %d race-free loads and stores left checked in functions not marked (single accesses are not rewritten)", left)
+	s += fmt.Sprintf("\n%d race-free loads and stores of %d functions not marked go through //go:norace accessors", accessors, withAccessors)
+	for _, r := range slices.Sorted(maps.Keys(skipped)) {
+		s += fmt.Sprintf("\n  %d race-free loads and stores left: %s", skipped[r], r)
+	}
+	return s
 }

@@ -21,10 +21,12 @@ import (
 	"strings"
 )
 
-// An Insertion is text to insert into a file before the byte at Offset.
+// An Insertion is text to insert into a file before the byte at Offset,
+// in place of the Remove bytes from there.
 type Insertion struct {
 	Offset int
 	Text   string
+	Remove int
 }
 
 // Write writes, into dir, a copy of each file of edits with its
@@ -41,19 +43,21 @@ func Write(overlayFile, dir string, edits map[string][]Insertion, added map[stri
 		ins := slices.Clone(edits[file])
 		slices.SortStableFunc(ins, func(a, b Insertion) int { return cmp.Compare(b.Offset, a.Offset) })
 		// From the last offset back, so that earlier offsets stay valid.
+		next := len(src) // the offset of the edit after this one
 		for k := 0; k < len(ins); {
 			j := k
-			for j < len(ins) && ins[j].Offset == ins[k].Offset {
-				j++
-			}
-			if ins[k].Offset < 0 || ins[k].Offset > len(src) {
-				return fmt.Errorf("%s: offset %d is outside the file (%d bytes)", file, ins[k].Offset, len(src))
-			}
+			remove := 0
 			var text strings.Builder
-			for _, in := range ins[k:j] {
-				text.WriteString(in.Text)
+			for ; j < len(ins) && ins[j].Offset == ins[k].Offset; j++ {
+				text.WriteString(ins[j].Text)
+				remove += ins[j].Remove
 			}
-			src = slices.Insert(src, ins[k].Offset, []byte(text.String())...)
+			off := ins[k].Offset
+			if off < 0 || off+remove > next {
+				return fmt.Errorf("%s: edit of bytes %d to %d is outside the file (%d bytes) or overlaps the next edit", file, off, off+remove, len(src))
+			}
+			src = slices.Replace(src, off, off+remove, []byte(text.String())...)
+			next = off
 			k = j
 		}
 		copyName := filepath.Join(dir, fmt.Sprintf("%d_%s", i, filepath.Base(file)))
