@@ -17,7 +17,7 @@ type Skip string
 // The reasons, each checked in this order.
 const (
 	SkipUnknown   Skip = "another load or store at its position is in a race, not an access chordgo analyzed, or in code not reached"
-	SkipNoExpr    Skip = "no field, index or pointer expression at its position (a range loop, an implicit load)"
+	SkipNoExpr    Skip = "no variable, field, index or pointer expression at its position (a range loop, an implicit load)"
 	SkipReadWrite Skip = "read and written by one expression (op-assignment, ++): not rewritten"
 	SkipStatement Skip = "not in an assignment, return, or an if, for or switch condition"
 	SkipCalls     Skip = "its statement calls a function, receives, or declares a closure: an accessor's call would reorder it"
@@ -55,8 +55,9 @@ func chordgoStore[T any](p *T, v T) { *p = v }
 
 // accessors plans the rewrites of the race-free loads and stores of a
 // declaration that is not marked: `e` read becomes chordgoLoad(&e), and
-// `e = v` becomes chordgoStore(&e, v), where e is a field selection, an
-// index or a pointer indirection. Only where that is simple and keeps the
+// `e = v` becomes chordgoStore(&e, v), where e is a variable (one go/ssa
+// keeps in memory), a field selection, an index or a pointer
+// indirection. Only where that is simple and keeps the
 // order of evaluation: the statement (or if, for or switch condition)
 // holding the access calls nothing but len and cap, receives nothing and
 // declares no closure, so the accessor's call is the only call there and
@@ -118,6 +119,14 @@ func (p *planner) accessors(d *decl, f *Function) {
 			key = e.Lbrack
 		case *ast.StarExpr:
 			key = e.Star
+		case *ast.Ident:
+			// A variable in memory (captured by a closure, on the heap, a
+			// global) is loaded and stored at its name; the Sel of a
+			// selector, met after the selector, keeps the selector's.
+			key = e.Pos()
+			if _, ok := exprs[p.fset.PositionFor(key, false).Offset]; ok {
+				return true
+			}
 		default:
 			return true
 		}
