@@ -67,8 +67,9 @@
 //
 // In a declaration that is not marked because an access of it races, or
 // because it calls a function not safe to inline, or has a load or store
-// chordgo does not model, each race-free load `e` (a field selection, an
-// index or a pointer indirection) becomes chordgoLoad(&e), and each
+// chordgo does not model, each race-free load `e` (a variable go/ssa keeps
+// in memory, a field selection, an index or a pointer indirection)
+// becomes chordgoLoad(&e), and each
 // race-free store `e = v` becomes chordgoStore(&e, v): generic
 // //go:norace functions declared in a file added to the package, which
 // the compiler never inlines in a -race build, so the caller's other

@@ -24,8 +24,8 @@ func runRacefree(args []string) int {
 	overlayFile := fs.String("overlay", "", "write the go build -overlay `file` here (the rewritten files go into a directory beside it: the file's name without extension, plus .files)")
 	verbose := fs.Bool("v", false, "print each function declaration of the packages named, marked or not and why")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: chordgo racefree -overlay FILE [-v] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
-			"\t[-demand=true] [-max-contexts N] [-timeout D] [-mem SIZE] [-allow-empty] [packages]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: chordgo racefree [-overlay FILE (required)] [-v] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
+			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [packages]\n\n"+
 			"Analyzes the packages as chordgo check does, then writes a go build -overlay file\n"+
 			"under which the race detector checks fewer accesses: each function of the packages\n"+
 			"named whose loads and stores, and those of the functions the compiler may inline\n"+
