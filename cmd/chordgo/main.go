@@ -26,6 +26,11 @@
 // confirm runs check's pipeline, then hands the races to package confirm,
 // which runs their roots under the race detector; its exit status adds 4:
 // the race detector reported a race chordgo did not.
+//
+// racefree runs check's pipeline, then hands the demand loop's last run to
+// package racefree, which writes a go build -overlay that marks the
+// functions proven race-free //go:norace and routes single race-free
+// accesses through //go:norace accessors.
 package main
 
 import (
