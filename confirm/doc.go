@@ -80,9 +80,8 @@
 // process. The hook needs syscall.RawSyscall: Unix.
 //
 // Package confirm comes after reports in chordgo's data flow and is used
-// by cmd/chordgo (chordgo confirm). What part 3 of issue 14, check
-// elimination, can reuse: the overlay writer (copies with same-line
-// insertions plus an added package file, overlay.json), the build-and-run
-// of a program with -race, and the parser, to compare the races reported
-// with and without an overlay.
+// by cmd/chordgo (chordgo confirm). Its overlay is written by package
+// internal/overlay, which package racefree (chordgo racefree) uses too;
+// racefree's tests compare the races reported with and without its
+// overlay with [Parse].
 package confirm

@@ -2,13 +2,10 @@ package confirm
 
 import (
 	"bytes"
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/chordgo/chordgo/internal/overlay"
 )
 
 // A hookSite is where a directed run holds a goroutine: before the
@@ -239,28 +238,11 @@ func hookCall(mask uint8) string { return "chordgoHook(" + strconv.Itoa(int(mask
 // hooks inserted and the file that declares the hook, and the overlay
 // file for go build -overlay; it returns the overlay file's name.
 func writeOverlay(dir string, sites []hookSite, pkg string, sides [2]string, wait time.Duration) (string, error) {
-	byFile := map[string][]hookSite{}
-	for _, s := range sites {
-		byFile[s.file] = append(byFile[s.file], s)
-	}
-	replace := map[string]string{}
+	edits := map[string][]overlay.Insertion{}
 	allTests := true
-	for i, file := range slices.Sorted(maps.Keys(byFile)) {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			return "", err
-		}
-		fs := byFile[file]
-		slices.SortFunc(fs, func(a, b hookSite) int { return cmp.Compare(b.offset, a.offset) })
-		for _, s := range fs {
-			src = slices.Insert(src, s.offset, []byte(hookCall(s.mask))...)
-		}
-		copyName := filepath.Join(dir, fmt.Sprintf("%d_%s", i, filepath.Base(file)))
-		if err := os.WriteFile(copyName, src, 0o644); err != nil {
-			return "", err
-		}
-		replace[file] = copyName
-		allTests = allTests && strings.HasSuffix(file, "_test.go")
+	for _, s := range sites {
+		edits[s.file] = append(edits[s.file], overlay.Insertion{Offset: s.offset, Text: hookCall(s.mask)})
+		allTests = allTests && strings.HasSuffix(s.file, "_test.go")
 	}
 	// A hook in a _test.go file is seen by both the package's test files
 	// and, for package p_test, only by them.
@@ -276,15 +258,7 @@ func writeOverlay(dir string, sites []hookSite, pkg string, sides [2]string, wai
 	if err != nil {
 		return "", err
 	}
-	hookCopy := filepath.Join(dir, hookName)
-	if err := os.WriteFile(hookCopy, hook.Bytes(), 0o644); err != nil {
-		return "", err
-	}
-	replace[filepath.Join(filepath.Dir(sites[0].file), hookName)] = hookCopy
-	data, err := json.MarshalIndent(map[string]any{"Replace": replace}, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	overlay := filepath.Join(dir, "overlay.json")
-	return overlay, os.WriteFile(overlay, data, 0o644)
+	added := map[string][]byte{filepath.Join(filepath.Dir(sites[0].file), hookName): hook.Bytes()}
+	overlayFile := filepath.Join(dir, "overlay.json")
+	return overlayFile, overlay.Write(overlayFile, dir, edits, added)
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chordgo/chordgo/internal/overlay"
 	"github.com/chordgo/chordgo/reports"
 )
 
@@ -305,7 +306,7 @@ func (c *confirmer) undirected(ctx context.Context) {
 // directed builds, for each race not confirmed yet, its programs with a
 // hook before each of its two accesses, and runs each Count times.
 func (c *confirmer) directed(ctx context.Context) error {
-	forbidden, err := unreplaceable()
+	forbidden, err := overlay.Unreplaceable()
 	if err != nil {
 		return err
 	}
@@ -339,13 +340,13 @@ func (c *confirmer) directed(ctx context.Context) error {
 		for k, a := range r.Accesses {
 			sides[k] = fmt.Sprintf("%s at %s:%d", a.Op, filepath.Base(c.pos[i][k].File), c.pos[i][k].Line)
 		}
-		overlay, err := writeOverlay(dir, sites, pkg, sides, c.opts.Wait)
+		overlayFile, err := writeOverlay(dir, sites, pkg, sides, c.opts.Wait)
 		if err != nil {
 			return err
 		}
 		ran := true
 		for _, p := range plans {
-			bin, err := c.build(ctx, p.prog, overlay)
+			bin, err := c.build(ctx, p.prog, overlayFile)
 			if err != nil {
 				c.failed(p, err, true)
 				ran = false
@@ -446,7 +447,7 @@ func (e *stoppedError) Error() string { return e.cause.Error() }
 
 // build builds the program with -race (and the overlay, if not ""), in
 // its directory, and returns the binary.
-func (c *confirmer) build(ctx context.Context, prog Program, overlay string) (string, error) {
+func (c *confirmer) build(ctx context.Context, prog Program, overlayFile string) (string, error) {
 	c.binSeq++
 	bin := filepath.Join(c.tmp, "bin"+strconv.Itoa(c.binSeq))
 	args := []string{"build", "-race", "-o", bin}
@@ -456,8 +457,8 @@ func (c *confirmer) build(ctx context.Context, prog Program, overlay string) (st
 	if len(c.opts.Tags) > 0 {
 		args = append(args, "-tags", strings.Join(c.opts.Tags, ","))
 	}
-	if overlay != "" {
-		args = append(args, "-overlay", overlay)
+	if overlayFile != "" {
+		args = append(args, "-overlay", overlayFile)
 	}
 	args = append(args, ".")
 	c.logf("chordgo confirm: go %s (in %s)", strings.Join(args, " "), prog.Dir)
@@ -619,24 +620,6 @@ func (c *confirmer) logf(format string, args ...any) {
 	if c.opts.Log != nil {
 		fmt.Fprintf(c.opts.Log, format+"\n", args...)
 	}
-}
-
-// unreplaceable returns whether a file is in GOROOT or the module cache,
-// which go build -overlay cannot replace.
-func unreplaceable() (func(string) bool, error) {
-	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env GOROOT GOMODCACHE: %v", err)
-	}
-	var dirs []string
-	for _, d := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if d != "" {
-			dirs = append(dirs, filepath.Clean(d)+string(filepath.Separator))
-		}
-	}
-	return func(file string) bool {
-		return slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(file, d) })
-	}, nil
 }
 
 // Summary is the result in a line: the races confirmed, by which runs,

@@ -165,6 +165,50 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 		printError(cmd, err)
 		return nil, prog, exitFailed
 	}
+	done, prog, code := af.analyzeRaces(ctx, cmd, lf, patterns, review)
+	if done == nil {
+		return nil, prog, code
+	}
+	dr := done.result
+	t := time.Now()
+	var root string
+	if review != nil {
+		root = review.root
+	}
+	rep = reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Root: root})
+	if review != nil {
+		if err := review.filter(rep); err != nil {
+			return fail(err)
+		}
+	}
+	rep.Stats.Demand = reports.DemandStats(dr)
+	for name, d := range map[string]time.Duration{
+		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": done.factsTime,
+		"pointsto-ci": done.ciTime, "report": time.Since(t),
+	} {
+		rep.Stats.Seconds[name] = d.Seconds()
+	}
+	for _, e := range prog.Errors {
+		rep.Errors = append(rep.Errors, e.Error())
+	}
+	return rep, prog, exitClean
+}
+
+// analyzed is the outcome of analyzeRaces: the demand loop's last
+// completed run and the time of the stages before it.
+type analyzed struct {
+	result            *demand.Result
+	factsTime, ciTime time.Duration
+}
+
+// analyzeRaces runs the pipeline on the packages until it completes or
+// ctx ends, and returns the demand loop's last completed run. Without one
+// (nil), it has said why on standard error and code is the exit status.
+func (af *analysisFlags) analyzeRaces(ctx context.Context, cmd string, lf *loadFlags, patterns []string, review *reviewFlags) (done *analyzed, prog *pointsto.Program, code int) {
+	fail := func(err error) (*analyzed, *pointsto.Program, int) {
+		printError(cmd, err)
+		return nil, prog, exitFailed
+	}
 	if *af.maxPaths < 0 {
 		return fail(fmt.Errorf("-paths %d: want 0 (all) or more", *af.maxPaths))
 	}
@@ -177,7 +221,6 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	opts := af.races
 	opts.Std = *af.std
 	an := &analysis{done: make(chan struct{})}
-	var root string
 	if review != nil {
 		an.loaded = review.loaded
 	}
@@ -189,8 +232,9 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	case <-ctx.Done():
 	}
 	an.mu.Lock()
-	prog, dr, runErr, finished, phase := an.prog, an.last, an.err, an.finished, an.phase
-	factsTime, ciTime := an.factsTime, an.ciTime
+	prog = an.prog
+	dr, runErr, finished, phase := an.last, an.err, an.finished, an.phase
+	done = &analyzed{result: dr, factsTime: an.factsTime, ciTime: an.ciTime}
 	an.mu.Unlock()
 
 	var stopped *budgetError
@@ -216,27 +260,7 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 			cmd, stopped, len(dr.Iterations), stopped.advice)
 	}
 
-	t := time.Now()
-	if review != nil {
-		root = review.root
-	}
-	rep = reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Root: root})
-	if review != nil {
-		if err := review.filter(rep); err != nil {
-			return fail(err)
-		}
-	}
-	rep.Stats.Demand = reports.DemandStats(dr)
-	for name, d := range map[string]time.Duration{
-		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
-		"pointsto-ci": ciTime, "report": time.Since(t),
-	} {
-		rep.Stats.Seconds[name] = d.Seconds()
-	}
-	for _, e := range prog.Errors {
-		rep.Errors = append(rep.Errors, e.Error())
-	}
-	return rep, prog, exitClean
+	return done, prog, exitClean
 }
 
 // analysis is one check's pipeline up to the demand loop's result. It runs

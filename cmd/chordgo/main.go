@@ -6,6 +6,7 @@
 //	chordgo confirm [-json] [-count N] [-mode M] [-wait D] [flags] [packages]
 //	chordgo datalog [-F factdir] [-D outdir] [-stats] program.dl
 //	chordgo facts [-o dir] [flags] [packages]
+//	chordgo racefree -overlay FILE [-v] [flags] [packages]
 //
 // Run "chordgo help <command>" for a command's flags.
 //
@@ -25,6 +26,11 @@
 // confirm runs check's pipeline, then hands the races to package confirm,
 // which runs their roots under the race detector; its exit status adds 4:
 // the race detector reported a race chordgo did not.
+//
+// racefree runs check's pipeline, then hands the demand loop's last run to
+// package racefree, which writes a go build -overlay that marks the
+// functions proven race-free //go:norace and routes single race-free
+// accesses through //go:norace accessors.
 package main
 
 import (
@@ -42,6 +48,7 @@ func commands() []command {
 		{"check", "report the data races of Go packages", runCheck},
 		{"confirm", "report the data races of Go packages, each confirmed or not by running it under the race detector", runConfirm},
 		{"datalog", "evaluate a Datalog program (Souffle syntax) on fact files", runDatalog},
+		{"racefree", "write a go build -overlay that marks //go:norace the functions chordgo proves race-free", runRacefree},
 		{"facts", "write the base relations of Go packages as Souffle fact files", runFacts},
 	}
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/chordgo/chordgo/internal/overlay"
+	"github.com/chordgo/chordgo/racefree"
+)
+
+// runRacefree implements "chordgo racefree": check's analysis, then an
+// overlay that marks //go:norace the functions it proved race-free
+// (package racefree).
+func runRacefree(args []string) int {
+	fs := flag.NewFlagSet("racefree", flag.ContinueOnError)
+	fs.SetOutput(shortWriter{os.Stderr})
+	lf := addLoadFlags(fs)
+	af := addAnalysisFlags(fs)
+	budget := addBudgetFlags(fs)
+	overlayFile := fs.String("overlay", "", "write the go build -overlay `file` here (the rewritten files go into a directory beside it: the file's name without extension, plus .files)")
+	verbose := fs.Bool("v", false, "print each function declaration of the packages named, marked or not and why")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: chordgo racefree [-overlay FILE (required)] [-v] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
+			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [packages]\n\n"+
+			"Analyzes the packages as chordgo check does, then writes a go build -overlay file\n"+
+			"under which the race detector checks fewer accesses: each function of the packages\n"+
+			"named whose loads and stores, and those of the functions the compiler may inline\n"+
+			"into it, are in no race chordgo reports is marked //go:norace (line numbers stay).\n"+
+			"Run the same programs with it: go test -race -overlay FILE [packages], with the\n"+
+			"same -tags and -run (the proof holds for the tests and main packages analyzed).\n\n"+
+			"Exit status: 0 overlay written, 2 the program could not be analyzed or the overlay\n"+
+			"not written, 3 a budget ran out before the first complete analysis.\n\n")
+		fs.PrintDefaults()
+	}
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	fail := failer("racefree")
+	if *overlayFile == "" {
+		return fail(errors.New("-overlay FILE is required"))
+	}
+	ctx, stop, err := budget.start()
+	if err != nil {
+		return fail(err)
+	}
+	defer stop()
+	done, prog, code := af.analyzeRaces(ctx, "racefree", lf, fs.Args(), nil)
+	if done == nil {
+		return code
+	}
+	replaceable, err := overlay.Unreplaceable()
+	if err != nil {
+		return fail(err)
+	}
+	funcs := racefree.Plan(done.result, func(file string) bool { return !replaceable(file) })
+	if err := racefree.Write(*overlayFile, funcs); err != nil {
+		return fail(err)
+	}
+	if *verbose {
+		for _, f := range funcs {
+			fmt.Println(f)
+		}
+	}
+	fmt.Println(summary(funcs, *overlayFile))
+	if len(prog.Errors) > 0 {
+		return exitFailed
+	}
+	return exitClean
+}
+
+// summary says in a few lines how many functions were marked and why the
+// others were not.
+func summary(funcs []racefree.Function, overlayFile string) string {
+	marked, checks, accessors, withAccessors := 0, 0, 0, 0
+	why := map[racefree.Reason]int{}
+	skipped := map[racefree.Skip]int{}
+	for _, f := range funcs {
+		if f.Marked {
+			marked++
+			checks += f.Checks
+			continue
+		}
+		why[f.Reason]++
+		if f.Accessors > 0 {
+			withAccessors++
+			accessors += f.Accessors
+		}
+		for s, n := range f.Skipped {
+			skipped[s] += n
+		}
+	}
+	s := fmt.Sprintf("chordgo racefree: %d of %d function declarations marked //go:norace (%d loads and stores in their bodies); wrote %s",
+		marked, len(funcs), checks, overlayFile)
+	for _, r := range slices.Sorted(maps.Keys(why)) {
+		s += fmt.Sprintf("\n  %d not marked: %s", why[r], r)
+	}
+	s += fmt.Sprintf("\n%d race-free loads and stores of %d functions not marked go through //go:norace accessors", accessors, withAccessors)
+	for _, r := range slices.Sorted(maps.Keys(skipped)) {
+		s += fmt.Sprintf("\n  %d race-free loads and stores left: %s", skipped[r], r)
+	}
+	return s
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+func TestRacefree(t *testing.T) {
+	loops := testdata(t, "racefree", "loops")
+	out := filepath.Join(t.TempDir(), "rf.json")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // regexp
+		stderr string // regexp
+	}{
+		{name: "loops", args: []string{"racefree", "-v", "-overlay", out, loops}, code: 0,
+			stdout: `loops.go:\d+:1: \(\*Stats\)\.Add: //go:norace \(10 loads and stores\)\n(.|\n)*` +
+				`loops.go:\d+:1: Parallel: not marked: generic: (.|\n)*` +
+				`chordgo racefree: 6 of 11 function declarations marked //go:norace \(26 loads and stores in their bodies\); wrote \S+rf.json\n` +
+				`  4 not marked: calls a function the compiler may inline whose loads and stores are not all proven race-free\n` +
+				`  1 not marked: generic: .*\n` +
+				`\d+ race-free loads and stores of \d+ functions not marked go through //go:norace accessors\n`},
+		{name: "no overlay", args: []string{"racefree", loops}, code: 2, stderr: `-overlay FILE is required`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCaptured(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)
+			}
+			if !regexp.MustCompile(tc.stdout).MatchString(stdout) {
+				t.Errorf("stdout does not match %q:\n%s", tc.stdout, stdout)
+			}
+			if !regexp.MustCompile(tc.stderr).MatchString(stderr) {
+				t.Errorf("stderr does not match %q:\n%s", tc.stderr, stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(out), "rf.files", "0_loops.go")); err != nil {
+		t.Errorf("the rewritten copy: %v", err)
+	}
+}

@@ -1,0 +1,98 @@
+// Package racefree turns chordgo's proof of race freedom into fewer checks
+// of Go's race detector (issue 14, part 3): it writes a go build -overlay
+// under which go test -race compiles the functions chordgo proved
+// race-free with //go:norace. This is condition C4 of the dynamic seeds'
+// digest (../shared/seeds/dynamic-seeds-digest.md, section 6): a check
+// can go when a sound over-approximation of the detector's races has no
+// pair containing its access; RedCard's own seed (section 2.9) measures
+// Chord-style race freedom as such a source of needless checks.
+//
+// # What it takes and gives
+//
+// [Plan] takes the demand loop's last completed run ([demand.Result]: the
+// points-to result with its call graph and the functions reached, and the
+// races, which include every race a longer run would report) and gives,
+// for every function declaration of the packages named, whether it is
+// marked and, if not, why ([Reason]) and which of its race-free loads and
+// stores go through accessors (and why the others do not, [Skip]).
+// [Write] writes the overlay file, the rewritten copies and the
+// accessors' files (package internal/overlay). cmd/chordgo's racefree
+// command runs check's pipeline and then these two.
+//
+// # What is marked
+//
+// The race-free accesses are the complement of the ultimate races over
+// the loads and stores of the packages named: chordgo reports every race
+// with an access there (races.Options), so an access of those packages in
+// no race is proven race-free, under the README's soundness assumptions.
+// //go:norace applies to a function's body: it drops the checks of the
+// body's loads and stores and of every callee the compiler inlines into
+// it (an inlined body loses its instrumentation), and leaves alone the
+// checks the runtime makes (maps, channels, append, copy, conversions),
+// sync/atomic operations, and closures and go statements' functions,
+// which are compiled apart. So a declaration is marked only when
+//
+//   - it is not generic (one compiled body, by GC shape, serves instances
+//     chordgo analyzes apart) and its file can be replaced;
+//   - one of its functions (a package and its test variant each have one)
+//     is reached from a root, and so is every variant and closure of it
+//     that has a load or store: unknown is not safe;
+//   - no access of it or of its closures is in a race (either side), and
+//     each of their loads and stores is an access chordgo analyzed, or one
+//     of a variable go/ssa keeps off the heap, which no other goroutine can
+//     reach;
+//   - every function a call of it may reach (static callees, and what the
+//     call graph says dynamic calls reach: the compiler inlines the calls
+//     it devirtualizes) is safe to inline: no body (assembly), a package
+//     the compiler never instruments (sync, sync/atomic), or, transitively
+//     (mid-stack inlining), functions whose loads and stores are all
+//     proven race-free. A function of another package with a load or store
+//     is not safe: races between two accesses outside the packages named
+//     are not reported, so they are unknown.
+//
+// Marking removes the checks of the marked function's own body, and of
+// what is inlined into it; the callees that are not inlined keep theirs.
+// A declaration with no load or store of its own is left, as marking it
+// would only drop its frame from race reports.
+//
+// # Line numbers
+//
+// "//go:norace" must start the line before the func keyword, which would
+// move every later line; the copy adds a //line directive after it that
+// gives the func keyword its position in the file, so every later token
+// has the line (and column) it has on disk: race reports, panics and
+// coverage name the same lines. The copy is gofmt-stable.
+//
+// # Accessors
+//
+// In a declaration that is not marked because an access of it races, or
+// because it calls a function not safe to inline, or has a load or store
+// chordgo does not model, each race-free load `e` (a variable go/ssa keeps
+// in memory, a field selection, an index or a pointer indirection)
+// becomes chordgoLoad(&e), and each
+// race-free store `e = v` becomes chordgoStore(&e, v): generic
+// //go:norace functions declared in a file added to the package, which
+// the compiler never inlines in a -race build, so the caller's other
+// accesses keep their checks (the digest's option B, section 7.4). Only
+// where that is simple and keeps the order of evaluation (Skip counts the
+// rest): the statement (an assignment, ++/--, return, or an if or for
+// condition or switch tag) calls nothing but len and cap, receives
+// nothing and declares no closure, so the accessor is the only call in it
+// and the order of plain loads around it has no effect a program can see
+// but which of two runtime panics comes first; every go/ssa load or store
+// at the expression's position, in every variant and closure, is an
+// access chordgo analyzed, reached, and in no race; a store is the one
+// target of an = assignment whose value is not converted to an interface
+// implicitly, on the line of its "=" (removing "=" keeps lines). The
+// insertions are within lines: line numbers stay, columns after an
+// accessor on its line move, and gofmt may respace the copy.
+//
+// # Not done
+//
+// RedCard's span redundancy (C1: a later check of the same location in
+// the same goroutine with no release in between) is not rewritten; nor
+// are op-assignments and ++ (a read and a write at one position).
+//
+// Package racefree comes after demand in chordgo's data flow and is used
+// by cmd/chordgo.
+package racefree

@@ -1,0 +1,41 @@
+// Command accessors races on hits, in a function whose other loads and
+// stores are race-free: they go through chordgo racefree's accessors
+// (racefree.TestAccessors). go run -race reports the race at line 32
+// (with itself) each time.
+package main
+
+import "fmt"
+
+type node struct {
+	a, b int
+	xs   []int
+	next *node
+}
+
+var hits int
+
+func work(results chan<- int) {
+	n := &node{xs: make([]int, 4)}
+	n.next = &node{}
+	for i := 0; i < len(n.xs); i++ {
+		n.xs[i] = i
+		n.a = n.a + n.xs[i]
+	}
+	n.next.b = n.a
+	if n.next.b > 0 {
+		n.b = n.next.b * 2
+	}
+	n.a += 1
+	var p *int = &n.next.a
+	*p = n.b
+	results <- n.b + *p
+	hits++
+}
+
+func main() {
+	results := make(chan int)
+	for range 2 {
+		go work(results)
+	}
+	fmt.Println(<-results + <-results)
+}
