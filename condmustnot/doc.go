@@ -27,7 +27,11 @@
 // A forward must dataflow over each function's SSA CFG (meet =
 // intersection), interprocedural through the call graph:
 //
-//   - Lock and RLock (lockOp facts) add a lock; TryLock and TryRLock add it
+//   - Lock and RLock (lockOp facts) add a lock; all the Lock calls of one
+//     function through &x.g, for one SSA value x and field g, add it under
+//     one pointer (x is defined once per activation, so every &x.g is one
+//     address): "c.mu.Lock(); if d > 0 { c.mu.Unlock(); sleep(d);
+//     c.mu.Lock() }" holds c.mu after the branch. TryLock and TryRLock add it
 //     on the true edge of an If, in the call's block, whose condition is
 //     the call's result: "if mu.TryLock()", "if !mu.TryLock()" (SSA swaps
 //     the branches), "ok := mu.TryLock(); if ok", the first operand of &&
@@ -82,8 +86,19 @@
 // demand: a function's entry lockset in goroutine g is met over the calls
 // made in g only (a call stack belongs to one goroutine), each from its
 // caller's entry lockset in g, with the global entry where calls form a
-// cycle. Prove and ProveInstances then decide pairs of instances, an access
-// with the locks of one goroutine.
+// cycle. Before the meet, a Held whose pointer, in the contexts in which g
+// runs the pointer's function (mhp's threadReach), points to one unique
+// object only also counts as that object's lock (an object lock): so a
+// list's helper that Add and Get of a cache each call with their own c.mu
+// held holds the cache's mutex in a goroutine where c can only be one
+// cache (a test's cache, in the test's root context). Prove and
+// ProveInstances then decide pairs of instances, an access with the locks
+// of one goroutine and the contexts it runs in: a global lock's pointer
+// needs to point to one unique object only in the contexts where that
+// goroutine runs the pointer's function, so "go worker(&m1, &x); go
+// worker(&m2, &y)", worker locking its first parameter, holds m1 in the
+// first goroutine and m2 in the second (each go statement's call site
+// begins the context of the function it starts).
 //
 // The dataflow does not run in packages sync, sync/atomic, internal/sync,
 // runtime and internal/runtime/...: their lock effects are the modeled
@@ -97,9 +112,10 @@
 // implemented:
 //
 //   - global locks: both accesses hold the lock through a pointer that
-//     points to exactly one abstract object, and that object is unique
-//     (exists once); a channel counts only if it is a channel-lock (below),
-//     and holds exclusively;
+//     points to exactly one abstract object (where the access's goroutine
+//     runs the pointer's function, for an instance), and that object is
+//     unique (exists once); a channel counts only if it is a channel-lock
+//     (below), and holds exclusively;
 //   - fine-grained locks: each access reaches one location through &b.f and
 //     holds the lock &b.g of the same SSA base b (s.mu.Lock(); s.x++): if
 //     the two locations are the same, so are the two bases, and the locks;
@@ -169,7 +185,9 @@
 // C holders in at once and is never a lock. A callee holds a caller's lock
 // at entry only if every
 // caller holds it through the same SSA value (a global; not s.mu in two
-// methods); the fine-grained proof needs the very same base value, so
+// methods), through its own parameter (an entry lock), or, per goroutine,
+// as one unique object (an object lock: not a mutex of one of several
+// caches a goroutine may use); the fine-grained proof needs the very same base value, so
 // q.mu.Lock(); q.x = 1 with q a captured variable (loaded twice) or a
 // field loaded twice is not proved; recursion and the call-graph
 // projection lose contexts. The medium-grained proof follows one field (not

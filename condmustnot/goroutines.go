@@ -1,8 +1,11 @@
 package condmustnot
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/chordgo/chordgo/pointsto"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -21,23 +24,35 @@ import (
 // what all of g's calls of m hold is held at m's entry in g. Where the
 // calls form a cycle the recursion stops at the global entry lockset,
 // which every call meets into and so holds less.
+//
+// Where every call of a function in g holds one unique mutex, each through
+// a value of its own (Add and Get of a cache each lock c.mu and call the
+// list's MoveToFront, in a goroutine where c can only be one cache), the
+// entry holds that mutex as an object lock (withObjectLocks).
 type GoroutineLocksets struct {
 	a       *analysis
 	of      func(m uint32) []uint32 // the goroutines that may run m
 	starts  func(g, m uint32) bool  // g starts by running m
-	callers [][]uint32              // by M: the call sites that may call it
-	root    []bool                  // by M: a root (a test, main): entered with nothing
-	entry   map[[2]uint32]lockset   // (m, g)
+	in      func(g uint32) func(m uint32) []pointsto.Ctx
+	unique  func(o pointsto.Ctx) bool
+	callers [][]uint32            // by M: the call sites that may call it
+	root    []bool                // by M: a root (a test, main): entered with nothing
+	entry   map[[2]uint32]lockset // (m, g)
 	busy    map[[2]uint32]bool
 	before  map[string]map[ssa.Instruction]lockset // m and an entry lockset -> the lockset before each call and access
 }
 
 // ByGoroutine returns the locksets per goroutine, computed on demand: of
 // gives the goroutines that may run a function, starts whether a goroutine
-// starts by running it (mhp.Goroutines has both).
-func (l *Locksets) ByGoroutine(of func(m uint32) []uint32, starts func(g, m uint32) bool) *GoroutineLocksets {
+// starts by running it (mhp.Goroutines has both). in gives, for a
+// goroutine, the contexts in which it may runs each function, sorted (nil
+// for a goroutine: not known), and unique the objects that exist at most
+// once; with both, calls that hold one unique mutex through different
+// values pass it as an object lock. Either may be nil: no object locks.
+func (l *Locksets) ByGoroutine(of func(m uint32) []uint32, starts func(g, m uint32) bool,
+	in func(g uint32) func(m uint32) []pointsto.Ctx, unique func(o pointsto.Ctx) bool) *GoroutineLocksets {
 	a := l.flow
-	gl := &GoroutineLocksets{a: a, of: of, starts: starts, callers: make([][]uint32, len(a.entry)), root: make([]bool, len(a.entry)),
+	gl := &GoroutineLocksets{a: a, of: of, starts: starts, in: in, unique: unique, callers: make([][]uint32, len(a.entry)), root: make([]bool, len(a.entry)),
 		entry: map[[2]uint32]lockset{}, busy: map[[2]uint32]bool{}, before: map[string]map[ssa.Instruction]lockset{}}
 	for i, ms := range a.cg {
 		for _, m := range ms {
@@ -129,7 +144,7 @@ func (gl *GoroutineLocksets) meetCalls(m, g uint32) lockset {
 		case a.defer_[i] || !a.flow[caller]:
 			return nil
 		}
-		s := a.translate(i, m, gl.lockset(caller, g, a.f.Call(i)))
+		s := gl.withObjectLocks(a.translate(i, m, gl.lockset(caller, g, a.f.Call(i))), g)
 		if met {
 			out = meet(out, s)
 		} else {
@@ -141,6 +156,46 @@ func (gl *GoroutineLocksets) meetCalls(m, g uint32) lockset {
 	}
 	if !met {
 		return a.entry[m] // called in g only from code the dataflow does not see
+	}
+	return out
+}
+
+// withObjectLocks adds to s the object lock of each unique mutex that a
+// Held of s must be in goroutine g: one whose pointer, in the contexts in
+// which g runs the pointer's function, points to that one object only.
+// Sound: the Held's mutex is then that object's one concrete mutex (the
+// argument of condmustnot.dl's guarded, per goroutine: Locksets.heldObjs),
+// so s holds it whichever value took it; the object lock is released by
+// every unlock that may release the object, as any Held of it is, and the
+// object, existing once, is the same wherever it is held.
+func (gl *GoroutineLocksets) withObjectLocks(s lockset, g uint32) lockset {
+	if gl.in == nil || gl.unique == nil {
+		return s
+	}
+	in := gl.in(g)
+	if in == nil {
+		return s
+	}
+	a := gl.a
+	out := s
+	for _, h := range s {
+		if a.isObjectLock(h.Ptr) || a.heldBits[h.Ptr] == nil || a.isChanHeld(h.Ptr) {
+			continue
+		}
+		objs := a.heldObjs(h.Ptr, in)
+		if len(objs) != 1 || !gl.unique(objs[0]) {
+			continue
+		}
+		id := a.objectLockID(objs[0], h.Ptr)
+		k, found := slices.BinarySearchFunc(out, id, func(x Held, p uint32) int { return cmp.Compare(x.Ptr, p) })
+		if found {
+			if out[k].Read && !h.Read {
+				out = slices.Clone(out)
+				out[k].Read = false
+			}
+			continue
+		}
+		out = slices.Insert(slices.Clone(out), k, Held{Ptr: id, Read: h.Read})
 	}
 	return out
 }

@@ -138,17 +138,20 @@ type analysis struct {
 
 	entry []lockset // by M
 
-	nV         uint32
-	formals    []map[uint32]uint32        // by M: parameter index -> V, for the functions the dataflow runs on
-	actuals    map[uint32][][2]uint32     // by I: (parameter index, V) of each argument
-	paramObjs  map[uint32][]pointsto.Ctx  // parameters an entry lock may be based on -> their objects
-	subObjs    map[[2]uint32]pointsto.Ctx // (object, field of a lock) -> the field's sub-object
-	entryLocks []entryLock                // by id - nV
-	entryIDs   map[entryLock]uint32       // its id, or pointsto.NoID when no lockable object can be it
-	entryKnown []bool
-	queue      []uint32
-	queued     []bool
-	held       [][]Held // by E
+	nV            uint32
+	formals       []map[uint32]uint32          // by M: parameter index -> V, for the functions the dataflow runs on
+	actuals       map[uint32][][2]uint32       // by I: (parameter index, V) of each argument
+	paramObjs     map[uint32][]pointsto.Ctx    // parameters an entry lock may be based on -> their objects
+	ctxObjs       map[uint32][][2]pointsto.Ctx // lock pointers and those parameters -> (context, object) of their points-to
+	subObjs       map[[2]uint32]pointsto.Ctx   // (object, field of a lock) -> the field's sub-object
+	entryLocks    []entryLock                  // by id - nV
+	objectLocks   []uint32                     // by id - objectLockBase: the Ptr of the Held it was made from
+	objectLockIDs map[pointsto.Ctx]uint32      // object -> its object lock's id
+	entryIDs      map[entryLock]uint32         // its id, or pointsto.NoID when no lockable object can be it
+	entryKnown    []bool
+	queue         []uint32
+	queued        []bool
+	held          [][]Held // by E
 }
 
 type lockOp struct {
@@ -185,6 +188,8 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 		contexts: r.Contexts,
 		nV:       uint32(f.Size(pointsto.DomV)),
 		entryIDs: map[entryLock]uint32{},
+
+		objectLockIDs: map[pointsto.Ctx]uint32{},
 	}
 	a.index()
 	a.pointsTo(r)
@@ -269,6 +274,7 @@ func (a *analysis) index() {
 	for _, t := range f.Tuples("lockOp") {
 		a.lockOps[t[0]] = lockOp{ptr: t[1], z: t[2]}
 	}
+	a.sameLockAddr()
 	a.chanCases = map[uint32][]chanCase{}
 	a.recvsOf = make([][]uint32, nM)
 	for _, t := range f.Tuples("chanOp") {
@@ -295,6 +301,38 @@ func (a *analysis) index() {
 				a.formals[m] = map[uint32]uint32{}
 			}
 			a.formals[m][t[1]] = t[2]
+		}
+	}
+}
+
+// sameLockAddr gives the Lock, RLock, TryLock and TryRLock calls that take
+// a mutex at &x.g, for one SSA value x and field g, one pointer: the least
+// V id among their FieldAddrs. Each FieldAddr instruction is a value of
+// its own, so without this "c.mu.Lock(); if d > 0 { c.mu.Unlock();
+// sleep(d); c.mu.Lock() }" would hold c.mu on each branch under another V
+// id and on neither after the meet. Sound: x is an SSA value, defined
+// once per activation and never assigned, so every FieldAddr &x.g of the
+// current x is one address; a Held keyed on any of them is dropped when x
+// is defined again (defKills), as before.
+func (a *analysis) sameLockAddr() {
+	least := map[[2]uint32]uint32{} // (x, g) -> the least V id of a FieldAddr &x.g that a lock takes
+	canon := func(op lockOp) ([2]uint32, bool) {
+		if _, ok := a.f.Value(op.ptr).(*ssa.FieldAddr); !ok {
+			return [2]uint32{}, false
+		}
+		t, ok := tupleOf(a.f, "fieldAddr", op.ptr)
+		return [2]uint32{t[1], t[2]}, ok
+	}
+	for i, op := range a.lockOps {
+		if k, ok := canon(op); ok && a.isGen(i, op) {
+			if v, seen := least[k]; !seen || op.ptr < v {
+				least[k] = op.ptr
+			}
+		}
+	}
+	for i, op := range a.lockOps {
+		if k, ok := canon(op); ok && a.isGen(i, op) {
+			a.lockOps[i] = lockOp{ptr: least[k], z: op.z}
 		}
 	}
 }
@@ -333,13 +371,18 @@ func (a *analysis) pointsTo(r *pointsto.Result) {
 	params, lockFields := a.entryLockBases()
 	a.paramObjs = map[uint32][]pointsto.Ctx{}
 	paramObjs := bitset.New(uint(r.Contexts.Len()))
+	a.ctxObjs = map[uint32][][2]pointsto.Ctx{}
 	for t := range r.Tuples("pt") {
-		if v := t[1]; wanted.Test(uint(v)) {
-			a.objs[v] = append(a.objs[v], t[2])
+		c, v, o := t[0], t[1], t[2]
+		if wanted.Test(uint(v)) {
+			a.objs[v] = append(a.objs[v], o)
 		}
-		if v := t[1]; params.Test(uint(v)) {
-			a.paramObjs[v] = append(a.paramObjs[v], t[2])
-			paramObjs.Set(uint(t[2]))
+		if params.Test(uint(v)) {
+			a.paramObjs[v] = append(a.paramObjs[v], o)
+			paramObjs.Set(uint(o))
+		}
+		if wanted.Test(uint(v)) || params.Test(uint(v)) {
+			a.ctxObjs[v] = append(a.ctxObjs[v], [2]pointsto.Ctx{c, o})
 		}
 	}
 	a.subObjs = map[[2]uint32]pointsto.Ctx{}
@@ -528,8 +571,83 @@ func (a *analysis) translate(i, c uint32, held lockset) lockset {
 	return out
 }
 
-// owner returns the function whose value a Held's Ptr is.
+// heldObjs returns the objects the lock of Held Ptr ptr may be where an
+// instance with contexts in (Instance.In) holds it, sorted. Sound: a Held
+// is taken in a frame of the goroutine's own call stack (a goroutine's
+// entry holds nothing, and a callee's entry only what its callers in the
+// goroutine hold), the function owning ptr runs there in a context in(m)
+// gives (mhp's threadReach over-approximates them), and in that context
+// the points-to over-approximates the lock pointer's values; an entry
+// lock &p.g is p's objects' field g, p a parameter of that function.
+func (a *analysis) heldObjs(ptr uint32, in func(m uint32) []pointsto.Ctx) []pointsto.Ctx {
+	if in == nil {
+		return a.objs[ptr]
+	}
+	m := a.owner(ptr)
+	if m == pointsto.NoID {
+		return a.objs[ptr] // a global's address, or an object lock: one object
+	}
+	ctxs := in(m)
+	base, isEntry := ptr, ptr >= a.nV
+	var g uint32
+	if isEntry {
+		base, g = a.entryLocks[ptr-a.nV].base, a.entryLocks[ptr-a.nV].field
+	}
+	var out []pointsto.Ctx
+	for _, co := range a.ctxObjs[base] {
+		if _, ok := slices.BinarySearch(ctxs, co[0]); !ok {
+			continue
+		}
+		o := co[1]
+		if isEntry {
+			sub, ok := a.subObjs[[2]uint32{o, g}]
+			if !ok {
+				continue
+			}
+			o = sub
+		}
+		out = append(out, o)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// objectLockBase is the first id of an object lock: a Held that stands for
+// one unique mutex object, whatever value took it (withObjectLocks). V ids
+// and entry locks' ids stay below it.
+const objectLockBase = 1 << 31
+
+func (a *analysis) isObjectLock(ptr uint32) bool { return ptr >= objectLockBase }
+
+// objectLockID returns the id of the object lock of o, making it on first
+// use from the Held of Ptr from (which names it in reports).
+func (a *analysis) objectLockID(o pointsto.Ctx, from uint32) uint32 {
+	if id, ok := a.objectLockIDs[o]; ok {
+		return id
+	}
+	id := uint32(objectLockBase + len(a.objectLocks))
+	a.objectLocks = append(a.objectLocks, from)
+	a.objectLockIDs[o] = id
+	a.objs[id] = []pointsto.Ctx{o}
+	a.heldBits[id] = a.lockBits(a.objs[id])
+	return id
+}
+
+// isChanHeld reports whether the Held of Ptr ptr is a channel sent on.
+func (a *analysis) isChanHeld(ptr uint32) bool {
+	if ptr >= a.nV {
+		return false
+	}
+	_, ok := a.f.Value(ptr).Type().Underlying().(*types.Chan)
+	return ok
+}
+
+// owner returns the function whose value a Held's Ptr is (NoID for a
+// global's address and an object lock).
 func (a *analysis) owner(ptr uint32) uint32 {
+	if a.isObjectLock(ptr) {
+		return pointsto.NoID
+	}
 	if ptr >= a.nV {
 		return a.f.ValueFunc(a.entryLocks[ptr-a.nV].base)
 	}
@@ -539,6 +657,9 @@ func (a *analysis) owner(ptr uint32) uint32 {
 // lockAddr returns the base x and the field g of a lock at &x.g: a Lock's
 // FieldAddr pointer, or an entry lock (ids from nV on).
 func lockAddr(f *pointsto.Facts, nV uint32, entries []entryLock, ptr uint32) (x, g uint32, ok bool) {
+	if ptr >= objectLockBase {
+		return 0, 0, false
+	}
 	if ptr >= nV {
 		e := entries[ptr-nV]
 		return e.base, e.field, true
@@ -1110,6 +1231,9 @@ func (a *analysis) release(s *state, b *bitset.BitSet) {
 // callee's parameter, "&c.mu (cache.go:70, held by its callers)".
 func (l *Locksets) Name(h Held) string {
 	f := l.facts
+	if l.flow.isObjectLock(h.Ptr) {
+		return l.Name(Held{Ptr: l.flow.objectLocks[h.Ptr-objectLockBase], Read: h.Read}) + " (one object, held by every caller)"
+	}
 	v, suffix := h.Ptr, ""
 	var name string
 	if h.Ptr >= l.flow.nV {

@@ -128,7 +128,7 @@ func TestLocksetsByGoroutine(t *testing.T) {
 		starts[[2]uint32{tu[0], tu[2]}] = true
 		entryOf[tu[0]] = fx.facts.Func(tu[2]).Name()
 	}
-	byG := fx.locks.ByGoroutine(gs.Of, func(g, m uint32) bool { return starts[[2]uint32{g, m}] })
+	byG := fx.locks.ByGoroutine(gs.Of, func(g, m uint32) bool { return starts[[2]uint32{g, m}] }, nil, nil)
 	want := map[string][]string{
 		"main$1": {"mu", "mu"}, // only lockedBump calls bump: its &b.mu, and bump's entry lock on b
 		"main$2": nil,          // bump called directly

@@ -66,6 +66,11 @@ func Prove(l *Locksets, unique func(o pointsto.Ctx) bool, pairs [][2]uint32) (ma
 type Instance struct {
 	E    uint32
 	Held []Held
+	// In gives the contexts, sorted, in which the instance's goroutine
+	// may run function m; nil: any context. A lock's objects are then
+	// those its pointer may be in the contexts where the goroutine runs
+	// the pointer's function (heldObjs).
+	In func(m uint32) []pointsto.Ctx
 }
 
 // ProveInstances is Prove for pairs of instances (indices into insts):
@@ -129,6 +134,16 @@ func (l *Locksets) ProveInstances(insts []Instance, unique func(o pointsto.Ctx) 
 				return nil, err
 			}
 			locks = append(locks, h.Ptr)
+			for _, o := range l.flow.heldObjs(h.Ptr, insts[x].In) {
+				if err := db.Add("heldObj", x, h.Ptr, o); err != nil {
+					return nil, err
+				}
+				if unique(o) {
+					if err := db.Add("unique", o); err != nil {
+						return nil, err
+					}
+				}
+			}
 		}
 	}
 	slices.Sort(locks)

@@ -15,7 +15,15 @@
 //     runs at most once per execution: not in a loop, in a function that
 //     runs at most once in its context, counted over the context-sensitive
 //     call graph). [Goroutines.Unique] gives the objects that exist at most
-//     once, for condmustnot's lock proofs.
+//     once, for condmustnot's lock proofs. A go site gets no goroutine in a
+//     context where it never runs (deadgo.go): the function's parameters
+//     are constants there (every call into a context that begins with its
+//     call site passes the same constant, or a parameter of the caller
+//     that is one in the caller's context), and constant propagation over
+//     comparisons, phis and a field of a local allocation stored once
+//     leaves the go statement's block unreached, or every call into the
+//     context is from such an unreached block ("if ttl > 0 { go janitor()
+//     }" in a constructor called with ttl 0).
 //   - [Order] (NewOrder): Order.Ordered(a, ga, b, gb) reports whether access
 //     a run by goroutine ga and access b run by gb are ordered by
 //     happens-before in every execution.

@@ -103,10 +103,11 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		}
 	}
 	goSite := goSites(f)
+	dead := deadGoSites(r, goSite)
 	byGo := map[[2]uint32]uint32{} // (go site, context) -> goroutine
 	for t := range r.Tuples("callEdge") {
 		c, i, c2, m := t[0], t[1], t[2], t[3]
-		if !goSite.Test(uint(i)) {
+		if !goSite.Test(uint(i)) || dead[[2]uint32{i, c}] {
 			continue
 		}
 		key := [2]uint32{i, c}

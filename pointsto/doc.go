@@ -44,8 +44,11 @@
 // propagation over each function's SSA (values.go) finds branches whose
 // condition is the same constant in every run (x := 0; if x == 1 && ...,
 // a load of a variable just allocated and not yet shared, a captured
-// variable stored once before the closure is made) and leaves the blocks
-// only they lead to out. [Facts.Live] and [Facts.Repeats] give later
+// variable stored once before the closure is made, a field of a local
+// allocation stored once and not shared before the load) and leaves the
+// blocks only they lead to out. [LiveBlocks] runs the same propagation
+// with some parameters known to be constants (mhp asks it per context,
+// for go statements that never run there). [Facts.Live] and [Facts.Repeats] give later
 // stages the same view: Repeats tells whether a block may run twice in one
 // call, where a counting loop whose body runs at most once (for i := 0;
 // i < 1; i++) does not count as a loop. A range over an array with at most

@@ -17,9 +17,19 @@ import (
 // it neither accesses memory nor calls anything. go/ssa folds constant
 // expressions of the source but not SSA values that become constant, such
 // as a variable that is never reassigned (x := 0; if x == 1 && ...).
-func liveBlocks(fn *ssa.Function) *propagation {
+func liveBlocks(fn *ssa.Function) *propagation { return propagate(fn, nil) }
+
+// LiveBlocks reports, by block index, which blocks of fn can run in a run
+// whose parameters hold the given constants (liveBlocks, with those
+// parameters known instead of varying): mhp asks it for a function in a
+// context whose callers all pass the same constants.
+func LiveBlocks(fn *ssa.Function, params map[*ssa.Parameter]constant.Value) []bool {
+	return propagate(fn, params).live
+}
+
+func propagate(fn *ssa.Function, params map[*ssa.Parameter]constant.Value) *propagation {
 	p := &propagation{fn: fn, vals: map[ssa.Value]lattice{}, live: make([]bool, len(fn.Blocks)),
-		edges: map[[2]int]bool{}, freeVars: map[*ssa.FreeVar]lattice{}}
+		edges: map[[2]int]bool{}, freeVars: map[*ssa.FreeVar]lattice{}, params: params}
 	p.live[0] = true
 	if fn.Recover != nil {
 		p.live[fn.Recover.Index] = true // entered by a panic, from anywhere
@@ -60,6 +70,7 @@ type propagation struct {
 	live     []bool
 	edges    map[[2]int]bool // pred index, succ index: the branch may be taken
 	freeVars map[*ssa.FreeVar]lattice
+	params   map[*ssa.Parameter]constant.Value // parameters known to hold a constant
 	changed  bool
 }
 
@@ -70,6 +81,10 @@ func (p *propagation) value(v ssa.Value) lattice {
 			return bottom
 		}
 		return lattice{state: known, c: v.Value}
+	case *ssa.Parameter:
+		if c, ok := p.params[v]; ok {
+			return lattice{state: known, c: c}
+		}
 	default:
 		if in, ok := v.(ssa.Instruction); ok && in.Parent() == p.fn {
 			return p.vals[v]
@@ -169,11 +184,20 @@ func (p *propagation) binOp(in *ssa.BinOp) lattice {
 
 // unOp folds ! and - of constants, a load from a variable just allocated
 // (zeroed) whose address nothing between has used (no other code can have
-// stored to it yet), and a load of a captured variable that holds one
-// constant for good.
+// stored to it yet), a load of a captured variable that holds one
+// constant for good, and a load of a field of a local allocation that
+// one store wrote (fieldAt).
 func (p *propagation) unOp(in *ssa.UnOp, before []ssa.Instruction) lattice {
 	switch in.Op {
 	case token.MUL:
+		if fa, ok := in.X.(*ssa.FieldAddr); ok {
+			if a, ok := fa.X.(*ssa.Alloc); ok {
+				if v := fieldAt(a, fa.Field, in); v != nil {
+					return p.value(v)
+				}
+			}
+			return bottom
+		}
 		if fv, ok := in.X.(*ssa.FreeVar); ok {
 			l, ok := p.freeVars[fv]
 			if !ok {
@@ -243,6 +267,95 @@ func StoredOnce(cell *ssa.Alloc, before ssa.Instruction) ssa.Value {
 		}
 	}
 	return w
+}
+
+// fieldAt returns the value field f of the object a allocates holds at
+// instruction at, or nil: the one store that may write a.f before at, a
+// Store to &a.f or a Store of a whole struct into a, runs on every path
+// to at (RunsBefore), and the allocation runs at most once per activation
+// (not on a cycle of the CFG), so it is that object's. No other write can
+// reach a.f before at: every use of a that may run before at only reaches
+// its fields (FieldAddr), loads it whole, or is that store, and &a.f is
+// only loaded from or stored to. A whole struct stored into a that was
+// loaded from another such allocation b ("res := T{...}", go/ssa's
+// composite literal copied into a variable) holds b's field f as it was at
+// the load.
+func fieldAt(a *ssa.Alloc, f int, at ssa.Instruction) ssa.Value {
+	if a.Block() == nil || reachesByEdge(a.Block(), a.Block()) {
+		return nil
+	}
+	var store *ssa.Store
+	for _, use := range *a.Referrers() {
+		switch u := use.(type) {
+		case *ssa.DebugRef:
+			continue
+		case *ssa.FieldAddr:
+			if u.Field != f {
+				continue
+			}
+			for _, v := range *u.Referrers() {
+				switch v := v.(type) {
+				case *ssa.Store:
+					if v.Addr != u || store != nil {
+						return nil
+					}
+					store = v
+				case *ssa.UnOp:
+					if v.Op != token.MUL {
+						return nil
+					}
+				case *ssa.DebugRef:
+				default:
+					return nil
+				}
+			}
+			continue
+		case *ssa.UnOp:
+			if u.Op == token.MUL {
+				continue // a whole load reads, never writes
+			}
+		case *ssa.Store:
+			if u.Addr == a {
+				if store != nil {
+					return nil
+				}
+				store = u
+				continue
+			}
+		}
+		// Any other use (a escapes, or is written otherwise) must not
+		// run before at: not earlier in at's block, nor in a block that
+		// leads to at's.
+		if u := use; u.Block() == at.Block() && !RunsBefore(at, u) || reachesByEdge(u.Block(), at.Block()) {
+			return nil
+		}
+	}
+	if store == nil || !RunsBefore(store, at) {
+		return nil
+	}
+	if store.Addr != a {
+		return store.Val
+	}
+	whole, ok := store.Val.(*ssa.UnOp)
+	if !ok || whole.Op != token.MUL {
+		return nil
+	}
+	b, ok := whole.X.(*ssa.Alloc)
+	if !ok || b == a {
+		return nil
+	}
+	return fieldAt(b, f, whole)
+}
+
+// reachesByEdge reports whether a path of one or more edges leads from
+// block b to block t.
+func reachesByEdge(b, t *ssa.BasicBlock) bool {
+	for _, s := range b.Succs {
+		if ReachesAvoiding(s, t, nil) {
+			return true
+		}
+	}
+	return false
 }
 
 // RunsBefore reports whether instruction x runs before instruction y, of

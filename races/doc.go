@@ -21,7 +21,9 @@
 //     the locks held wherever each access runs, then, for the pairs left,
 //     per pair of goroutines with the locks held where each goroutine runs
 //     its access (a helper whose callers in one goroutine all hold a lock
-//     that a caller in another does not); a pair keeps only the goroutine
+//     that a caller in another does not), and a lock's objects those its
+//     pointer may be in the contexts where the goroutine runs the
+//     pointer's function (mhp's threadReach); a pair keeps only the goroutine
 //     pairs no lock protects, and the report shows each access's locks in
 //     its goroutine ([Result.Held]) and, on each frame of its call path,
 //     the locks held at the call ([Result.HeldAtCall]).

@@ -198,8 +198,9 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 			return nil, err
 		}
 		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return protected[p.e] })
-		res.byG = locks.ByGoroutine(gs.Of, threadStarts(gs))
-		if pairs, err = unlockedInGoroutines(locks, res.byG, isUnique, pairs); err != nil {
+		ctxs := goroutineContexts(gs, pairs)
+		res.byG = locks.ByGoroutine(gs.Of, threadStarts(gs), ctxs, isUnique)
+		if pairs, err = unlockedInGoroutines(locks, res.byG, ctxs, isUnique, pairs); err != nil {
 			return nil, err
 		}
 	}
@@ -669,7 +670,7 @@ func threadStarts(gs *mhp.Goroutines) func(g, m uint32) bool {
 // goroutines that run them (condmustnot.GoroutineLocksets: a helper's
 // callers in one goroutine may all hold a lock that a caller in another
 // does not), and the pairs left with none.
-func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.GoroutineLocksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
+func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.GoroutineLocksets, ctxs func(g uint32) func(m uint32) []pointsto.Ctx, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
 	index := map[[2]uint32]uint32{}
 	var insts []condmustnot.Instance
 	inst := func(e, g uint32) uint32 {
@@ -677,7 +678,7 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 		if !ok {
 			x = uint32(len(insts))
 			index[[2]uint32{e, g}] = x
-			insts = append(insts, condmustnot.Instance{E: e, Held: byG.In(e, g)})
+			insts = append(insts, condmustnot.Instance{E: e, Held: byG.In(e, g), In: ctxs(g)})
 		}
 		return x
 	}
@@ -704,6 +705,43 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 		p.gp = left
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
+}
+
+// goroutineContexts gives, for each goroutine of the pairs, the contexts
+// in which it may run each function (mhp's threadReach), sorted, and nil
+// for the other goroutines: the lock proof reads a lock's points-to in
+// those contexts only.
+func goroutineContexts(gs *mhp.Goroutines, pairs []pair) func(g uint32) func(m uint32) []pointsto.Ctx {
+	wanted := map[uint32]bool{}
+	for _, p := range pairs {
+		for _, gp := range p.gp {
+			wanted[gp[0]], wanted[gp[1]] = true, true
+		}
+	}
+	byG := map[uint32]map[uint32][]pointsto.Ctx{} // g -> m -> contexts
+	for t := range gs.Tuples("threadReach") {
+		g, c, m := t[0], t[1], t[2]
+		if !wanted[g] {
+			continue
+		}
+		if byG[g] == nil {
+			byG[g] = map[uint32][]pointsto.Ctx{}
+		}
+		byG[g][m] = append(byG[g][m], c)
+	}
+	for _, ms := range byG {
+		for m, cs := range ms {
+			slices.Sort(cs)
+			ms[m] = slices.Compact(cs)
+		}
+	}
+	return func(g uint32) func(m uint32) []pointsto.Ctx {
+		ms, ok := byG[g]
+		if !ok {
+			return nil
+		}
+		return func(m uint32) []pointsto.Ctx { return ms[m] }
+	}
 }
 
 // countPairs counts the distinct access pairs.

@@ -1,0 +1,51 @@
+// As go_under_constant_param, called with 0, but a helper the constructor
+// passes the cache to sets its interval before the check: the field is not
+// the constant stored in the literal, the janitor starts, and its reset of
+// c.n races with main's increments.
+package main
+
+import (
+	"fmt"
+	"time"
+)
+
+const never = time.Duration(1<<63 - 1)
+
+type cache struct {
+	interval time.Duration
+	n        int
+}
+
+func newCache(interval time.Duration) *cache {
+	if interval <= 0 {
+		interval = never
+	}
+	c := cache{interval: interval}
+	defaults(&c)
+	if c.interval != never {
+		go c.janitor()
+	}
+	return &c
+}
+
+func defaults(c *cache) {
+	if c.interval == never {
+		c.interval = time.Millisecond
+	}
+}
+
+func (c *cache) janitor() {
+	for {
+		time.Sleep(c.interval)
+		c.n = 0 // want "race"
+	}
+}
+
+func main() {
+	c := newCache(0)
+	for range 5 {
+		c.n++ // want "race"
+		time.Sleep(2 * time.Millisecond)
+	}
+	fmt.Println(c.n) // want "race"
+}
