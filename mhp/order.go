@@ -36,6 +36,7 @@ const (
 	evGo          eventKind = iota
 	evChan                  // a send, receive, close or select
 	evClosed                // the branch taken when a receive reports the channel closed
+	evCase                  // the branch of one case of a blocking select
 	evDone                  // WaitGroup.Done
 	evWait                  // WaitGroup.Wait
 	evAdd                   // WaitGroup.Add
@@ -171,12 +172,14 @@ func (o *Order) findEvents(r *pointsto.Result) {
 	f := o.f
 	// Channel operations: a select is one E with a tuple per case.
 	kinds := map[uint32][]uint32{}
+	cases := map[uint32][]uint32{} // E -> the channel value of each case
 	var chanEs []uint32
 	for _, t := range f.Tuples("chanOp") {
 		if kinds[t[0]] == nil {
 			chanEs = append(chanEs, t[0])
 		}
 		kinds[t[0]] = append(kinds[t[0]], t[2])
+		cases[t[0]] = append(cases[t[0]], t[1])
 	}
 	buffered := map[uint32]bool{}
 	for t := range o.gs.Tuples("bufferedCase") {
@@ -220,16 +223,19 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		evOfI[t[0]] = o.addEvent(event{kind: k, instr: f.Call(t[0]), fn: f.Caller(t[0]), id: t[0], acquire: k == evWait})
 	}
 	spawns := o.goEvents(r)
+	caseCands := map[[2]uint32][]uint32{} // (E, case channel value) -> partner events
 	for t := range o.gs.Tuples("caseCand") {
 		ev, s := evOfE[t[0]], evOfE[t[2]]
 		if ev == s && o.singleOnly(o.events[ev].fn) {
 			continue // a select cannot complete with itself in one goroutine
 		}
+		caseCands[[2]uint32{t[0], t[1]}] = append(caseCands[[2]uint32{t[0], t[1]}], s)
 		o.events[ev].cands = append(o.events[ev].cands, s)
 		if c, ok := closedOf[ev]; ok && o.events[s].close {
 			o.events[c].cands = append(o.events[c].cands, s)
 		}
 	}
+	o.selectCases(cases, evOfE, caseCands)
 	o.countedSends(r)
 	o.atomicObservations()
 	o.lockEvents()
@@ -900,6 +906,81 @@ func closedBranch(instr ssa.Instruction) *ssa.BasicBlock {
 			if br, ok := ref2.(*ssa.If); ok && br.Cond == ext {
 				if b := br.Block().Succs[1]; len(b.Preds) == 1 {
 					return b
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// selectCases refines the events of selects. A select completes with the
+// partner of one of its cases, so it is an acquire only if every case has a
+// partner we see: a case without one (a receive from a channel only the
+// runtime sends on, such as a Ticker's) may be the one that completes it,
+// after none of the other cases' partners. And each case of a blocking
+// select completes, at the entry of the branch only that case takes, after
+// that case's own partners (evCase): the branch of a case whose channel is
+// closed follows the close, whatever the other cases wait for.
+func (o *Order) selectCases(cases map[uint32][]uint32, evOfE map[uint32]uint32, caseCands map[[2]uint32][]uint32) {
+	f := o.f
+	for e, vs := range cases {
+		sel, ok := f.Access(e).(*ssa.Select)
+		if !ok {
+			continue
+		}
+		ev := evOfE[e]
+		for _, v := range vs {
+			if len(caseCands[[2]uint32{e, v}]) == 0 {
+				o.events[ev].acquire = false
+			}
+		}
+		if !sel.Blocking {
+			continue
+		}
+		for i, st := range sel.States {
+			b := caseBranch(sel, i)
+			if b == nil || st.Dir != types.RecvOnly {
+				continue // a send case completes when its value is taken: no acquire
+			}
+			var cands []uint32
+			for _, v := range vs {
+				if f.Value(v) == st.Chan {
+					cands = append(cands, caseCands[[2]uint32{e, v}]...)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			id := uint32(len(o.events))
+			o.events = append(o.events, event{kind: evCase, instr: sel, fn: f.AccessFunc(e), id: e, acquire: true, cands: cands})
+			o.blockEv[b] = append(o.blockEv[b], id)
+		}
+	}
+}
+
+// caseBranch returns the block that the code enters only when select sel
+// took case i: the true branch of chosen == i, with no other way in; or
+// nil.
+func caseBranch(sel *ssa.Select, i int) *ssa.BasicBlock {
+	for _, ref := range *sel.Referrers() {
+		ext, ok := ref.(*ssa.Extract)
+		if !ok || ext.Index != 0 {
+			continue
+		}
+		for _, ref2 := range *ext.Referrers() {
+			cmp, ok := ref2.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL || cmp.X != ssa.Value(ext) {
+				continue
+			}
+			k, ok := cmp.Y.(*ssa.Const)
+			if !ok || k.Value == nil || k.Int64() != int64(i) {
+				continue
+			}
+			for _, ref3 := range *cmp.Referrers() {
+				if br, ok := ref3.(*ssa.If); ok && br.Cond == cmp {
+					if b := br.Block().Succs[0]; len(b.Preds) == 1 {
+						return b
+					}
 				}
 			}
 		}
