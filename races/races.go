@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -95,14 +96,16 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	return NewFinder(r.Facts, opts).Find(r, nil)
 }
 
-// A Finder runs the funnel over the points-to results of one program's
-// facts under any number of Sigmas (the demand loop's runs). What does not
-// depend on Sigma, the classification of the accesses, is computed by the
-// first run and kept.
+// A Finder runs the funnel over the points-to results of one set of facts
+// under any number of Sigmas (the demand loop's runs), and of each of its
+// programs (pointsto.Analyzer.Program), from several goroutines at once if
+// need be. What does not depend on Sigma or the program, the
+// classification of the accesses, is computed by the first run and kept.
 type Finder struct {
-	f    *pointsto.Facts
-	opts Options
-	acc  *accessInfo
+	f       *pointsto.Facts
+	opts    Options
+	accOnce sync.Once
+	acc     *accessInfo
 }
 
 // NewFinder returns a Finder for the points-to results of facts f.
@@ -114,8 +117,8 @@ func NewFinder(f *pointsto.Facts, opts Options) *Finder { return &Finder{f: f, o
 // funnel returns them (same locations and goroutines), and Stats count
 // the pairs of their accesses only.
 func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, error) {
-	f, opts := fd.f, fd.opts
-	if r.Facts != f {
+	f, opts := r.Facts, fd.opts
+	if f.Whole() != fd.f.Whole() {
 		return nil, fmt.Errorf("races: the points-to result is of other facts than the Finder's")
 	}
 	res := &Result{Stats: Stats{Times: map[string]time.Duration{}}}
@@ -130,9 +133,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	stage("goroutines", start)
 
 	start = time.Now()
-	if fd.acc == nil {
-		fd.acc = classify(f, opts.Std)
-	}
+	fd.accOnce.Do(func() { fd.acc = classify(fd.f, opts.Std) })
 	acc := fd.acc
 	var checked *bitset.BitSet // the accesses of among; nil: all
 	if among != nil {
