@@ -76,6 +76,17 @@
 //     kobj.dl's points-to is within ci.dl's, so these filters lose nothing
 //     either.
 //
+// [Analyzer.Program] restricts the analysis to one program (Root.Program):
+// the same domains and ids, the base facts of the functions that program's
+// roots and inits reach in the context-insensitive call graph of all
+// programs, and its own context-insensitive pass. Programs are different
+// processes and share no memory, so each is analyzed in its own run and
+// no object, context or call edge of one reaches another; [Facts.Whole]
+// gives the facts of all programs back. [Program.Programs] lists the
+// programs and [Program.ProgramName] names them ("path (tests)", "path
+// (main)"). Analyzers of different programs may run at once: they only
+// read what they share.
+//
 // A context (domain C) is a sequence of sites; an abstract object is a
 // context whose first element is its site, followed by the heap context, the
 // allocating function's context cut so the object has k(h) elements. A

@@ -132,6 +132,24 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	res.Goroutines = gs
 	stage("goroutines", start)
 
+	// The escape analysis and the locksets read only the points-to (and
+	// the facts), not what the stages before theirs compute: they run on
+	// another core while the accesses, aliasing and order are computed.
+	// Their stages' times below are the waits for them.
+	type escapeResult struct {
+		esc *bitset.BitSet
+		err error
+	}
+	escaped := make(chan escapeResult, 1)
+	if !opts.NoEscape {
+		go func() {
+			esc, err := escape.Escaping(r)
+			escaped <- escapeResult{esc, err}
+		}()
+	}
+	locksets := make(chan *condmustnot.Locksets, 1)
+	go func() { locksets <- condmustnot.Compute(f, r) }()
+
 	start = time.Now()
 	fd.accOnce.Do(func() { fd.acc = classify(fd.f, opts.Std) })
 	acc := fd.acc
@@ -160,11 +178,11 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 
 	start = time.Now()
 	if !opts.NoEscape {
-		esc, err := escape.Escaping(r)
-		if err != nil {
-			return nil, err
+		e := <-escaped
+		if e.err != nil {
+			return nil, e.err
 		}
-		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !esc.Test(uint(p.o)) })
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !e.esc.Test(uint(p.o)) })
 	}
 	res.Stats.Escaping = countPairs(pairs)
 	stage("escaping", start)
@@ -189,7 +207,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	stage("parallel", start)
 
 	start = time.Now()
-	locks := condmustnot.Compute(f, r)
+	locks := <-locksets
 	res.Locks = locks
 	if !opts.NoLocks {
 		unique := gs.Unique(r)

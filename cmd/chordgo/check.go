@@ -159,8 +159,8 @@ func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
 // several at once (demand.Each), and merges the reports of the programs'
 // last completed runs, with review's filters applied if it is not nil.
 // Without a report (nil), it has said why on standard error and code is
-// the exit status. analyzed and total count the programs of this shard
-// with a report and all of them.
+// the exit status; with one, code is exitStopped if a budget kept some
+// program from a completed run, else exitClean.
 func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags, patterns []string, timings bool, review *reviewFlags) (rep *reports.Report, prog *pointsto.Program, code int) {
 	fail := func(err error) (*reports.Report, *pointsto.Program, int) {
 		printError(cmd, err)
@@ -242,10 +242,11 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	}
 
 	t := time.Now()
+	mergeOpts := an.repOpts
 	if review != nil {
-		an.repOpts.Root = review.root
+		mergeOpts.Root = review.root
 	}
-	rep, err := reports.Merge(reps, an.repOpts)
+	rep, err := reports.Merge(reps, mergeOpts)
 	if err != nil {
 		return fail(err)
 	}
