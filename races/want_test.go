@@ -130,7 +130,6 @@ var knownWrong = map[string]string{
 	"study_slice_passed_clone":           "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
 	"tests_own_callbacks":                "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
 	"waitgroup_go_two_groups_racy":       "missed (internal/difftest seed 3198): one abstract goroutine, the go statement inside WaitGroup.Go, runs the functions of both groups, and its deferred Done may be on either, so wg5.Wait is taken to follow the Done of the instance that ran wg4's function; a Wait orders an instance's accesses only if that instance's Done is on the waited group",
-	"waitgroup_go":                       "right alone; loaded with the other programs, a false race of each closure with itself: the goroutine inside WaitGroup.Go is shared by every program of the load that calls wg.Go (waitgroup_go_nested_racy calls it twice), so it is not single",
 }
 
 // TestWant checks every program of testdata/races: each line with
