@@ -2,6 +2,7 @@ package demand
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -68,7 +69,15 @@ type Result struct {
 	// Stopped is why Options.Context ended the loop before Sigma stopped
 	// changing (nil: it did not); the races are the last completed run's.
 	Stopped error
+	// Program is the program analyzed (pointsto.Root.Program) under Each;
+	// Run, which analyzes all programs of its analyzer together, leaves it
+	// 0.
+	Program int
 }
+
+// errNoRun is why a loop stopped before its first run completed has no
+// result.
+var errNoRun = errors.New("demand: stopped before the first run completed")
 
 // Run runs the loop of Naik's Figure 4.8: start with k = 1 everywhere;
 // after each run, take the abstract objects the remaining races are on,
@@ -87,6 +96,12 @@ type Result struct {
 // Stopped set, or the context's cause if no run completed. Those races are
 // sound: a later run only removes races (doc.go).
 func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
+	return run(a, opts, races.NewFinder(a.Facts, opts.Races))
+}
+
+// run is Run with the funnel's classification of the accesses shared
+// between programs.
+func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, error) {
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -96,7 +111,6 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 		sigma.DefaultSite, sigma.DefaultCalls = opts.K, opts.K
 	}
 	est := newEstimator(a)
-	funnel := races.NewFinder(a.Facts, opts.Races)
 	res := &Result{}
 	seen := map[string]bool{}      // objects already refined, by their elements
 	var checked map[[2]uint32]bool // the access pairs of the last run's races; nil: all
@@ -113,7 +127,7 @@ func Run(a *pointsto.Analyzer, opts Options) (*Result, error) {
 	}
 	stopped := func() (*Result, error) {
 		if res.Races == nil {
-			return nil, fmt.Errorf("demand: stopped before the first run completed: %w", context.Cause(ctx))
+			return nil, fmt.Errorf("%w: %w", errNoRun, context.Cause(ctx))
 		}
 		out := completed()
 		out.Stopped = context.Cause(ctx)

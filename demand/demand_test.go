@@ -14,19 +14,22 @@ import (
 	"github.com/cockroachdb/apd/v3"
 )
 
-func analyzer(t *testing.T, pattern string) *pointsto.Analyzer {
+func analyzer(t testing.TB, pattern string) *pointsto.Analyzer {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return analyzerIn(t, root, pattern)
+	return analyzerOf(t, pointsto.Config{Patterns: []string{pattern}})
 }
 
-// analyzerIn loads the packages of pattern in the module at dir.
-func analyzerIn(t *testing.T, dir, pattern string) *pointsto.Analyzer {
+// analyzerOf loads cfg, in the repository's root unless cfg.Dir is set.
+func analyzerOf(t testing.TB, cfg pointsto.Config) *pointsto.Analyzer {
 	t.Helper()
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: dir})
+	if cfg.Dir == "" {
+		root, err := filepath.Abs("..")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Dir = root
+	}
+	prog, err := pointsto.Load(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,6 +464,65 @@ func TestStop(t *testing.T) {
 			}
 			if got, want := res.Races.Stats, once.Races.Stats; got.Original != want.Original || got.Unlocked != want.Unlocked {
 				t.Errorf("funnel stats %+v, want the first run's %+v", got, want)
+			}
+		})
+	}
+}
+
+// TestEach runs each program of programs_share_lib (the tests of packages
+// a and b, two processes) in its own loop: b's test races within its
+// process, a's test does not, and no race pairs the two. The result does
+// not depend on the number of workers. A budget that ends after the first
+// program's first run leaves that program's result and names the second
+// as not analyzed.
+func TestEach(t *testing.T) {
+	a := analyzerOf(t, pointsto.Config{Patterns: []string{"./testdata/races/programs_share_lib/..."}, Tests: true})
+	if got := a.Facts.Prog.Programs(); !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("programs %v, want [0 1]", got)
+	}
+	budget := errors.New("budget ran out")
+	for _, tc := range []struct {
+		name        string
+		workers     int
+		stop        bool // end the budget after the first completed run
+		programs    []int
+		races       []string
+		notAnalyzed []int
+	}{
+		{"one worker", 1, false, []int{0, 1}, []string{"b_test.go:16:10 b_test.go:13:5"}, nil},
+		{"two workers", 2, false, []int{0, 1}, []string{"b_test.go:16:10 b_test.go:13:5"}, nil},
+		{"stopped after program 0", 1, true, []int{0}, nil, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var completed, programs []int
+			var positions []string
+			err := Each(a, Options{Context: ctx, Completed: func(r *Result) {
+				completed = append(completed, r.Program)
+				if tc.stop {
+					cancel(budget)
+				}
+			}}, EachOptions{Workers: tc.workers}, func(r *Result) error {
+				programs = append(programs, r.Program)
+				positions = append(positions, racePositions(r)...)
+				return nil
+			})
+			var na *NotAnalyzedError
+			if tc.notAnalyzed != nil {
+				if !errors.As(err, &na) || !errors.Is(err, budget) || !slices.Equal(na.Programs, tc.notAnalyzed) {
+					t.Errorf("Each = %v, want programs %v not analyzed, wrapping %q", err, tc.notAnalyzed, budget)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(programs)
+			slices.Sort(completed)
+			if !slices.Equal(programs, tc.programs) || !slices.Equal(slices.Compact(completed), tc.programs) {
+				t.Errorf("programs %v, completed runs of %v; want %v", programs, completed, tc.programs)
+			}
+			if !slices.Equal(positions, tc.races) {
+				t.Errorf("races %v, want %v", positions, tc.races)
 			}
 		})
 	}

@@ -9,6 +9,18 @@
 // enumerated size of the set A of abstract contexts and objects (Table
 // 4.4), the race pairs (Table 4.5) and the time.
 //
+// [Each] runs the loop once per program (pointsto.Analyzer.Program: the
+// test binary of each package, each main package), up to
+// EachOptions.Workers programs at once (default GOMAXPROCS; MayStart lets
+// a memory budget hold the next one back), and hands each program's
+// result over as it is done; programs share no memory, so no race pairs
+// accesses of two of them, and a program's result does not depend on the
+// others nor on the order they run in. EachOptions.Programs takes a share
+// of them (chordgo check -shard). The funnel's classification of the
+// accesses is computed once and shared between the programs. When
+// Options.Context ends, each program in progress gives its last completed
+// run, and a [NotAnalyzedError] names the programs without one.
+//
 // Each iteration runs k-object-sensitive points-to under Sigma and the race
 // funnel. The abstract objects of the remaining races (the object of each
 // race's location) that were not refined before and whose context does not

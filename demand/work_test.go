@@ -37,7 +37,7 @@ func chainAnalyzer(t *testing.T, n int) *pointsto.Analyzer {
 			t.Fatal(err)
 		}
 	}
-	return analyzerIn(t, dir, ".")
+	return analyzerOf(t, pointsto.Config{Patterns: []string{"."}, Dir: dir})
 }
 
 // TestChainWork runs the analysis on generated rings (issue 10: the

@@ -88,9 +88,19 @@
 //
 // For running the rule files elsewhere (chordgo facts, Souffle), the
 // databases are readable with their inputs: [Analyzer.CIDatabase],
-// [Analyzer.KObjInputs] (kobj.dl's, filled and not run), [Result.Database],
-// and [Result.Record], which, when set, receives each later stage's
+// [Result.Database], and [Result.Record], which, when set, receives each later stage's
 // database once it has run ([Result.Solve], condmustnot's proofs).
+//
+// [Analyzer.Program] restricts the analysis to one program (Root.Program):
+// the same domains and ids, the base facts of the functions that program's
+// roots and inits reach in the context-insensitive call graph of all
+// programs, and its own context-insensitive pass. Programs are different
+// processes and share no memory, so each is analyzed in its own run and
+// no object, context or call edge of one reaches another; [Facts.Whole]
+// gives the facts of all programs back. [Program.Programs] lists the
+// programs and [Program.ProgramName] names them ("path (tests)", "path
+// (main)"). Analyzers of different programs may run at once: they only
+// read what they share.
 //
 // A context (domain C) is a sequence of sites; an abstract object is a
 // context whose first element is its site, followed by the heap context, the

@@ -101,6 +101,8 @@ type Facts struct {
 	loops    map[*ssa.BasicBlock]*CountingLoop // by header
 
 	rels [numRels]relation
+
+	whole *Facts // the facts of all programs, for one program's (forProgram)
 }
 
 // Size returns the number of ids of a domain.

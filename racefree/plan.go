@@ -59,12 +59,13 @@ const (
 // marked //go:norace: those whose every load and store, in each variant
 // of the function the program has (a package and its test variant) and in
 // each closure declared in it, chordgo proved race-free (it is in no race
-// of dr, which reports every race with an access in these packages), and
+// of the programs' results drs, which report every race with an access in
+// these packages), and
 // whose calls go only to functions that are safe to inline into it
 // (inlineSafe). replaceable says which files an overlay may replace.
 // Functions are returned in file and offset order.
-func Plan(dr *demand.Result, replaceable func(file string) bool) []Function {
-	p := newPlanner(dr)
+func Plan(drs []*demand.Result, replaceable func(file string) bool) []Function {
+	p := newPlanner(drs)
 	var out []Function
 	for _, d := range p.decls() {
 		out = append(out, p.decide(d, replaceable))
@@ -86,29 +87,37 @@ type planner struct {
 	safe    map[*ssa.Function]bool                  // inlineSafe, memoized
 }
 
-func newPlanner(dr *demand.Result) *planner {
-	f := dr.PointsTo.Facts
+// newPlanner gathers what the programs' results say: the functions each
+// reaches, those with an access in a race, the accesses, and the callees
+// of dynamic calls. The programs share the facts' ids (pointsto's
+// Analyzer.Program), so their sets join.
+func newPlanner(drs []*demand.Result) *planner {
 	p := &planner{
-		facts: f, fset: f.Prog.Fset,
 		reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{}, racyE: map[ssa.Instruction]bool{},
 		access: map[ssa.Instruction]bool{}, callees: map[ssa.CallInstruction][]*ssa.Function{},
 		safe: map[*ssa.Function]bool{},
 	}
-	for t := range dr.PointsTo.Tuples("reach") {
-		p.reached[f.Func(t[1])] = true
-	}
-	for _, r := range dr.Races.Races {
-		for _, a := range r.Accesses {
-			p.racy[f.Func(f.AccessFunc(a.E))] = true
-			p.racyE[f.Access(a.E)] = true
+	for _, dr := range drs {
+		f := dr.PointsTo.Facts
+		p.facts, p.fset = f.Whole(), f.Prog.Fset
+		for t := range dr.PointsTo.Tuples("reach") {
+			p.reached[f.Func(t[1])] = true
 		}
-	}
-	for e := range uint32(f.Size(pointsto.DomE)) {
-		p.access[f.Access(e)] = true
-	}
-	for i, ms := range dr.PointsTo.CallGraph() {
-		for _, m := range ms {
-			p.callees[f.Call(i)] = append(p.callees[f.Call(i)], f.Func(m))
+		for _, r := range dr.Races.Races {
+			for _, a := range r.Accesses {
+				p.racy[f.Func(f.AccessFunc(a.E))] = true
+				p.racyE[f.Access(a.E)] = true
+			}
+		}
+		for e := range uint32(f.Size(pointsto.DomE)) {
+			p.access[f.Access(e)] = true
+		}
+		for i, ms := range dr.PointsTo.CallGraph() {
+			for _, m := range ms {
+				if fn := f.Func(m); !slices.Contains(p.callees[f.Call(i)], fn) {
+					p.callees[f.Call(i)] = append(p.callees[f.Call(i)], fn)
+				}
+			}
 		}
 	}
 	return p

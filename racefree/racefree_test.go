@@ -193,7 +193,7 @@ func TestPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]Function{}
-	for _, f := range Plan(dr, func(string) bool { return true }) {
+	for _, f := range Plan([]*demand.Result{dr}, func(string) bool { return true }) {
 		got[f.Name] = f
 	}
 	for _, tc := range []struct {
@@ -225,7 +225,7 @@ func TestPlan(t *testing.T) {
 		t.Errorf("%s: in the plan, not in the test's table", name)
 	}
 	// Not replaceable: nothing is marked.
-	for _, f := range Plan(dr, func(string) bool { return false }) {
+	for _, f := range Plan([]*demand.Result{dr}, func(string) bool { return false }) {
 		if f.Marked || f.Name == "fill" && f.Reason != Unreplaceable {
 			t.Errorf("%s with no file replaceable: marked %v, reason %q", f.Name, f.Marked, f.Reason)
 		}
@@ -248,7 +248,7 @@ func TestAccessors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := Plan(dr, func(string) bool { return true })
+	funcs := Plan([]*demand.Result{dr}, func(string) bool { return true })
 	var work Function
 	for _, f := range funcs {
 		if f.Name == "work" {

@@ -34,9 +34,12 @@
 // `*x = *x` go/ssa emits for `return x` with a named result on the heap.
 //
 // A [Finder] runs the funnel over the results of one program's facts under
-// several Sigmas (package demand), classifying the accesses once; it can
-// check only given pairs of accesses (the demand loop's later runs check
-// the races before). Which locations an access touches, and whether a
+// several Sigmas (package demand), and over each program of a load
+// (pointsto.Analyzer.Program), from several goroutines at once, classifying
+// the accesses once; the escape analysis and the locksets, which need only
+// the points-to, run on another goroutine while the accesses, aliasing and
+// order stages run. It can check only given pairs of accesses (the
+// demand loop's later runs check the races before). Which locations an access touches, and whether a
 // pair survives each stage, does not depend on the other pairs checked:
 // races.dl computes the locations that decide where a goroutine that runs
 // alone, or an access outside the analyzed packages, matters (shared,

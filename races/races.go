@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bits-and-blooms/bitset"
@@ -95,14 +96,16 @@ func Find(r *pointsto.Result, opts Options) (*Result, error) {
 	return NewFinder(r.Facts, opts).Find(r, nil)
 }
 
-// A Finder runs the funnel over the points-to results of one program's
-// facts under any number of Sigmas (the demand loop's runs). What does not
-// depend on Sigma, the classification of the accesses, is computed by the
-// first run and kept.
+// A Finder runs the funnel over the points-to results of one set of facts
+// under any number of Sigmas (the demand loop's runs), and of each of its
+// programs (pointsto.Analyzer.Program), from several goroutines at once if
+// need be. What does not depend on Sigma or the program, the
+// classification of the accesses, is computed by the first run and kept.
 type Finder struct {
-	f    *pointsto.Facts
-	opts Options
-	acc  *accessInfo
+	f       *pointsto.Facts
+	opts    Options
+	accOnce sync.Once
+	acc     *accessInfo
 }
 
 // NewFinder returns a Finder for the points-to results of facts f.
@@ -114,8 +117,8 @@ func NewFinder(f *pointsto.Facts, opts Options) *Finder { return &Finder{f: f, o
 // funnel returns them (same locations and goroutines), and Stats count
 // the pairs of their accesses only.
 func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, error) {
-	f, opts := fd.f, fd.opts
-	if r.Facts != f {
+	f, opts := r.Facts, fd.opts
+	if f.Whole() != fd.f.Whole() {
 		return nil, fmt.Errorf("races: the points-to result is of other facts than the Finder's")
 	}
 	res := &Result{Stats: Stats{Times: map[string]time.Duration{}}}
@@ -129,10 +132,26 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	res.Goroutines = gs
 	stage("goroutines", start)
 
-	start = time.Now()
-	if fd.acc == nil {
-		fd.acc = classify(f, opts.Std)
+	// The escape analysis and the locksets read only the points-to (and
+	// the facts), not what the stages before theirs compute: they run on
+	// another core while the accesses, aliasing and order are computed.
+	// Their stages' times below are the waits for them.
+	type escapeResult struct {
+		esc *bitset.BitSet
+		err error
 	}
+	escaped := make(chan escapeResult, 1)
+	if !opts.NoEscape {
+		go func() {
+			esc, err := escape.Escaping(r)
+			escaped <- escapeResult{esc, err}
+		}()
+	}
+	locksets := make(chan *condmustnot.Locksets, 1)
+	go func() { locksets <- condmustnot.Compute(f, r) }()
+
+	start = time.Now()
+	fd.accOnce.Do(func() { fd.acc = classify(fd.f, opts.Std) })
 	acc := fd.acc
 	var checked *bitset.BitSet // the accesses of among; nil: all
 	if among != nil {
@@ -159,11 +178,11 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 
 	start = time.Now()
 	if !opts.NoEscape {
-		esc, err := escape.Escaping(r)
-		if err != nil {
-			return nil, err
+		e := <-escaped
+		if e.err != nil {
+			return nil, e.err
 		}
-		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !esc.Test(uint(p.o)) })
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !e.esc.Test(uint(p.o)) })
 	}
 	res.Stats.Escaping = countPairs(pairs)
 	stage("escaping", start)
@@ -188,7 +207,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	stage("parallel", start)
 
 	start = time.Now()
-	locks := condmustnot.Compute(f, r)
+	locks := <-locksets
 	res.Locks = locks
 	if !opts.NoLocks {
 		unique := gs.Unique(r)

@@ -1,4 +1,4 @@
-package races
+package races_test
 
 import (
 	"bufio"
@@ -12,56 +12,58 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/pointsto"
+	"github.com/chordgo/chordgo/races"
 )
 
-// The programs of testdata/races, loaded and analyzed together once: each
-// main package is its own program, so no race crosses two of them.
+// The programs of testdata/races, loaded together once and analyzed one
+// program at a time at k = 1 (demand.Each), as chordgo check -demand=false
+// does: each main package and each package's tests is its own program.
 var (
-	corpusOnce sync.Once
-	corpus     *Result
-	corpusPT   *pointsto.Result
-	corpusErr  error
+	corpusOnce  sync.Once
+	corpusRaces []races.Race
+	corpusFacts *pointsto.Facts
+	corpusErr   error
 )
 
-func analyzeCorpus(t *testing.T) (*Result, *pointsto.Result) {
+func analyzeCorpus(t *testing.T) ([]races.Race, *pointsto.Facts) {
 	t.Helper()
 	corpusOnce.Do(func() {
-		root, err := filepath.Abs("..")
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"./testdata/races/..."}, Dir: root, Tests: true})
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		if len(prog.Errors) > 0 {
-			corpusErr = fmt.Errorf("load errors: %v", prog.Errors)
-			return
-		}
-		facts, err := pointsto.Extract(prog)
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		a, err := pointsto.NewAnalyzer(facts)
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		corpusPT, err = a.Run(pointsto.NewSigma())
-		if err != nil {
-			corpusErr = err
-			return
-		}
-		corpus, corpusErr = Find(corpusPT, Options{})
+		corpusRaces, corpusFacts, corpusErr = analyzeEach()
 	})
 	if corpusErr != nil {
 		t.Fatal(corpusErr)
 	}
-	return corpus, corpusPT
+	return corpusRaces, corpusFacts
+}
+
+func analyzeEach() ([]races.Race, *pointsto.Facts, error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"./testdata/races/..."}, Dir: root, Tests: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(prog.Errors) > 0 {
+		return nil, nil, fmt.Errorf("load errors: %v", prog.Errors)
+	}
+	facts, err := pointsto.Extract(prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := pointsto.NewAnalyzer(facts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var found []races.Race
+	err = demand.Each(a, demand.Options{Once: true}, demand.EachOptions{}, func(r *demand.Result) error {
+		found = append(found, r.Races.Races...)
+		return nil
+	})
+	return found, facts, err
 }
 
 var wantRE = regexp.MustCompile(`// want "race"`)
@@ -71,7 +73,16 @@ var wantRE = regexp.MustCompile(`// want "race"`)
 func wants(t *testing.T, dir string) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range files {
 		fh, err := os.Open(name)
 		if err != nil {
@@ -86,6 +97,16 @@ func wants(t *testing.T, dir string) map[string]bool {
 		fh.Close()
 	}
 	return out
+}
+
+// programDir returns the directory of testdata/races (root) that file is
+// in: a program's packages may sit in directories below it.
+func programDir(root, file string) string {
+	rel, err := filepath.Rel(root, file)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return filepath.Dir(file)
+	}
+	return filepath.Join(root, strings.SplitN(filepath.ToSlash(rel), "/", 2)[0])
 }
 
 // knownWrong lists the programs whose outcome the analysis does not get
@@ -108,27 +129,24 @@ var knownWrong = map[string]string{
 	"study_slice_append_indexed":         "one pseudo-field [*] per array: goroutines writing s[i] for distinct i look alike",
 	"study_slice_passed_clone":           "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
 	"tests_own_callbacks":                "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
-	"waitgroup_go_racy":                  "right alone; loaded with the other programs, a false race of main's read after Wait: the Add inside WaitGroup.Go is one instruction for every program's group, so it is not known to be on the group main waits for (addedBefore)",
 	"waitgroup_go_two_groups":            "one abstract goroutine, the go statement inside WaitGroup.Go, runs both groups' functions: each closure is taken to run in several instances (a false race with itself), and the Add before it may be on either group, so neither Wait alone is known to wait for it; a Wait on each group the Add may use, both before the read, would be",
-	"waitgroup_go":                       "right alone; loaded with the other programs, a false race of each closure with itself: the goroutine inside WaitGroup.Go is shared by every program of the load that calls wg.Go (waitgroup_go_nested_racy calls it twice), so it is not single",
 }
 
 // TestWant checks every program of testdata/races: each line with
 // // want "race" is one side of a reported race, and each reported race
 // has both sides on such lines.
 func TestWant(t *testing.T) {
-	res, r := analyzeCorpus(t)
-	f := r.Facts
+	found, f := analyzeCorpus(t)
 	root, _ := filepath.Abs("../testdata/races")
-	got := map[string]map[string][]string{} // dir -> line -> races
-	for _, race := range res.Races {
+	got := map[string]map[string][]string{} // program dir -> line -> races
+	for _, race := range found {
 		var pos [2]string
 		for k, a := range race.Accesses {
 			p := f.AccessPos(a.E)
 			pos[k] = fmt.Sprintf("%s:%d", p.Filename, p.Line)
 		}
 		for k := range 2 {
-			dir := filepath.Dir(pos[k])
+			dir := programDir(root, pos[k])
 			if got[dir] == nil {
 				got[dir] = map[string][]string{}
 			}

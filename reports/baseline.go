@@ -65,21 +65,17 @@ func shortText(s string) string {
 // WriteBaseline writes the ids of the report's races, sorted, each with
 // what the race is: its location and its two accesses.
 func (rep *Report) WriteBaseline(w io.Writer) error {
-	f := rep.b.f
 	var lines []string
-	for _, g := range rep.groups {
-		for i := range g.races {
-			e := &g.races[i]
-			accesses := e.race.Accesses
-			if e.swap {
-				accesses[0], accesses[1] = accesses[1], accesses[0]
-			}
-			var sides [2]string
-			for k, a := range accesses {
-				sides[k] = fmt.Sprintf("%s at %s in %s", accessOp(a), rep.relative(rep.b.position(e.order[k])), f.Access(a.E).Parent())
-			}
-			lines = append(lines, fmt.Sprintf("%s\t%s: %s, %s\n", rep.b.raceID(e.race), rep.relative(g.loc.Desc), sides[0], sides[1]))
+	err := rep.each(func(g *group, _ int, race Race) error {
+		var sides [2]string
+		for k, a := range race.Accesses {
+			sides[k] = fmt.Sprintf("%s at %s in %s", a.Op, rep.relative(a.Pos), a.Func)
 		}
+		lines = append(lines, fmt.Sprintf("%s\t%s: %s, %s\n", race.ID, rep.relative(g.loc.Desc), sides[0], sides[1]))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	slices.Sort(lines)
 	bw := bufio.NewWriter(w)
@@ -101,5 +97,10 @@ func (rep *Report) relative(s string) string {
 // OmitBaseline takes the races whose id is in bl out of the report, and
 // counts them in Stats.Filtered.Baseline.
 func (rep *Report) OmitBaseline(bl Baseline) {
-	rep.Stats.Filtered.Baseline += rep.omit(func(e *entry) bool { return bl[rep.b.raceID(e.race)] })
+	rep.Stats.Filtered.Baseline += rep.omit(func(e *entry) bool {
+		if e.desc != nil {
+			return bl[e.desc.ID]
+		}
+		return bl[rep.b.raceID(e.race)]
+	})
 }

@@ -20,6 +20,19 @@
 // paths in the JSON. Memory and output so grow with the number of races,
 // not with races times path length.
 //
+// Programs analyzed in separate runs (demand.Each: each main package, each
+// package's test binary) give a report each; [Merge] joins them into one:
+// a location shared by several programs once with the pairs of all, a
+// race found in several once with the roots of all. Each program's report
+// is described when its run is done ([Report.Describe]), so that no
+// program's analysis is kept while others run: memory grows with the
+// number of races, not with the programs. Merge does not depend on the
+// order of its reports nor on how programs are grouped in them, so the
+// JSON reports of shards of a module's programs (chordgo check -shard),
+// read back with [ReadJSON], merge into the bytes of the unsharded report
+// (chordgo merge). Only the filters' counts can differ: a race filtered
+// out in two shards is counted twice.
+//
 // # Ids
 //
 // A race's id and its location's id do not change when lines move: they
@@ -126,9 +139,15 @@
 //	            "demand": {"iterations": n, "sitesByK": {"k": n}, "contexts": [n],
 //	                       "estimates": ["..."], "racePairs": [n],
 //	                       "seconds": [s],                                // only with -stats
-//	                       "capped": ["site"]}}
+//	                       "capped": ["site"]},
+//	            "programs": [{"name": "PKG (tests)|PKG (main)",  // each program analyzed, by name
+//	                          "pairs": {...}, "sizes": {...},     // its own funnel, before dedup and filters
+//	                          "demand": {...}}]}                  // its own loop
 //	}
 //
+// The counts of stats are the sums of those of stats.programs, but for
+// ultimate, the distinct races (a race of two programs once), and the
+// demand loops' lists, which follow one another in program order.
 // Fields are only added, never renamed or removed. Without -stats the
 // output has no times, so two runs on one program print the same bytes.
 // The "report" time is that of grouping and sorting; paths are computed

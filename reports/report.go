@@ -26,6 +26,12 @@ type Report struct {
 	note   func(raceID string) string // see Annotate
 	b      *builder
 	groups []group
+	// program names the one program Build's races are of ("" when they
+	// are of several analyzed together); see programStats.
+	program string
+	// funcInfo describes the functions the races name, once Describe
+	// dropped b.
+	funcInfo map[string]FuncInfo
 }
 
 // Options say how much a report shows.
@@ -57,7 +63,8 @@ type group struct {
 type entry struct {
 	race  *races.Race
 	order [2]token.Position
-	swap  bool // write the second access first
+	swap  bool  // write the second access first
+	desc  *Race // the race described, once Describe ran (race is then nil)
 }
 
 // A Race is two accesses that may touch one location at the same time.
@@ -123,6 +130,9 @@ type Stats struct {
 	Seconds   map[string]float64 `json:"seconds,omitempty"`
 	Sizes     map[string]int     `json:"sizes"`
 	Demand    *Demand            `json:"demand,omitempty"`
+	// Programs are the programs analyzed, by name, each with its share of
+	// the counts above (Merge sums them).
+	Programs []ProgramStats `json:"programs,omitempty"`
 }
 
 // Demand is the demand loop's record (Naik's Tables 4.3-4.5): per
@@ -215,6 +225,9 @@ func Build(r *pointsto.Result, res *races.Result, opts Options) *Report {
 	for name, d := range s.Times {
 		rep.Stats.Seconds[name] = d.Seconds()
 	}
+	if programs := r.Facts.Prog.Programs(); len(programs) == 1 {
+		rep.program = r.Facts.Prog.ProgramName(programs[0])
+	}
 	return rep
 }
 
@@ -275,6 +288,10 @@ func (b *builder) funcName(fn *ssa.Function) string {
 // Func describes a function that a race described so far (by Each or a
 // writer) names: in an access, a goroutine, its roots or a call path.
 func (rep *Report) Func(name string) (FuncInfo, bool) {
+	if rep.b == nil {
+		info, ok := rep.funcInfo[name]
+		return info, ok
+	}
 	fn, ok := rep.b.funcs[name]
 	if !ok {
 		return FuncInfo{}, false

@@ -57,7 +57,17 @@ func analyze(t testing.TB, dir string) (*pointsto.Result, *races.Result) {
 // name in dir.
 func analyzePatterns(t testing.TB, dir string, patterns ...string) (*pointsto.Result, *races.Result) {
 	t.Helper()
-	prog, err := pointsto.Load(pointsto.Config{Patterns: patterns, Dir: dir})
+	dr, err := demand.Run(analyzerOf(t, pointsto.Config{Patterns: patterns, Dir: dir}), demand.Options{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dr.PointsTo, dr.Races
+}
+
+// analyzerOf loads cfg and runs the context-insensitive pass.
+func analyzerOf(t testing.TB, cfg pointsto.Config) *pointsto.Analyzer {
+	t.Helper()
+	prog, err := pointsto.Load(cfg)
 	if err == nil && len(prog.Errors) > 0 {
 		err = fmt.Errorf("load errors: %v", prog.Errors)
 	}
@@ -69,14 +79,10 @@ func analyzePatterns(t testing.TB, dir string, patterns ...string) (*pointsto.Re
 	if err == nil {
 		a, err = pointsto.NewAnalyzer(facts)
 	}
-	var dr *demand.Result
-	if err == nil {
-		dr, err = demand.Run(a, demand.Options{Once: true})
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dr.PointsTo, dr.Races
+	return a
 }
 
 // countingWriter counts the bytes written and keeps none of them.

@@ -23,12 +23,12 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 		}
 	}
 	stats := rep.Stats
+	stats.Programs = slices.Clone(rep.programStats())
 	if !rep.opts.Timings {
 		stats.Seconds = nil
-		if stats.Demand != nil {
-			d := *stats.Demand
-			d.Seconds = nil
-			stats.Demand = &d
+		stats.Demand = withoutSeconds(stats.Demand)
+		for i := range stats.Programs {
+			stats.Programs[i].Demand = withoutSeconds(stats.Programs[i].Demand)
 		}
 	}
 	if err := writeMember(bw, "stats", stats); err != nil {
@@ -36,6 +36,16 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// withoutSeconds returns d without its times.
+func withoutSeconds(d *Demand) *Demand {
+	if d == nil {
+		return nil
+	}
+	out := *d
+	out.Seconds = nil
+	return &out
 }
 
 // writeArray writes the races as a JSON array laid out as json.Indent
@@ -85,12 +95,28 @@ func (rep *Report) each(fn func(g *group, i int, race Race) error) error {
 	for gi := range rep.groups {
 		g := &rep.groups[gi]
 		for i := range g.races {
-			if err := fn(g, i, rep.b.race(g, &g.races[i], rep.withPaths(i))); err != nil {
+			if err := fn(g, i, rep.describe(g, i)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// describe describes the i-th race of location g, with call paths if
+// withPaths(i).
+func (rep *Report) describe(g *group, i int) Race {
+	e := &g.races[i]
+	if e.desc == nil {
+		return rep.b.race(g, e, rep.withPaths(i))
+	}
+	race := *e.desc
+	if !rep.withPaths(i) {
+		for k := range race.Accesses {
+			race.Accesses[k].Path = []Frame{}
+		}
+	}
+	return race
 }
 
 // Each describes the races one at a time, location by location in the

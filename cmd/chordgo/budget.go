@@ -197,6 +197,23 @@ func (b *budgetFlags) start() (context.Context, func(), error) {
 	}, nil
 }
 
+// startShare is the share of the memory budget below which the heap that
+// survived the last collection lets one more program start beside those
+// in progress: the watchdog stops at 90%, and programs of one module
+// tend to be alike, so two fit when one takes less than half.
+const startShare = 0.45
+
+// mayStart says whether one more program's analysis may start beside
+// those in progress without passing the memory budget.
+func (b *budgetFlags) mayStart() bool {
+	if b.mem.n <= 0 {
+		return true
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	return float64(sample[0].Value.Uint64()) < startShare*float64(b.mem.n)
+}
+
 // watchMemory calls exceeded once the heap that survived the last
 // collection passes 90% of limit (the collector cannot make room and would
 // run without pause), or the memory the runtime holds passes 110% of it

@@ -22,7 +22,7 @@ const (
 	exitClean   = 0 // no race
 	exitRaces   = 1 // races reported (after suppressions, -baseline, -new-from-rev)
 	exitFailed  = 2 // could not analyze, or a package failed to load
-	exitStopped = 3 // a budget ran out (or SIGINT) before the first complete run
+	exitStopped = 3 // a budget ran out (or SIGINT) before the first complete run of some program, and no race
 )
 
 // runCheck implements "chordgo check": the whole analysis, with races
@@ -43,15 +43,18 @@ func runCheck(args []string) int {
 	profile := addProfileFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
-			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty]\n"+
+			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [-shard I/N]\n"+
 			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
 			"\t[-write-baseline FILE] [-new-from-rev REV] [-cpuprofile FILE] [-memprofile FILE] [packages]\n\n"+
-			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes the\n"+
-			"whole program from its roots (main, tests, benchmarks, fuzz targets, examples),\n"+
-			"and reports each pair of accesses that may race, with at least one of them in\n"+
-			"the packages named (standard-library packages too, when named).\n\n"+
-			"When -timeout, -mem or an interrupt stops the demand loop, the races of its last\n"+
-			"completed run are reported: they include every race a longer run would report.\n\n"+
+			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes each\n"+
+			"program (a main package, a package's tests) from its roots (main, tests,\n"+
+			"benchmarks, fuzz targets, examples), several programs at once, and reports each\n"+
+			"pair of accesses that may race, with at least one of them in the packages named\n"+
+			"(standard-library packages too, when named). -shard I/N analyzes a share of the\n"+
+			"programs; chordgo merge joins the shards' -json reports into the whole report.\n\n"+
+			"When -timeout, -mem or an interrupt stops the analysis, the races of each\n"+
+			"program's last completed run are reported: they include every race a longer run\n"+
+			"would report; the programs without a completed run are named.\n\n"+
 			"A race with an access on a line that ends with a //chordgo:ignore <reason>\n"+
 			"comment, or below such a comment alone on its line, is not reported; -baseline\n"+
 			"and -new-from-rev leave out more.\n\n"+
@@ -59,7 +62,7 @@ func runCheck(args []string) int {
 			"analyzed (a //chordgo:ignore without a reason, an unknown -new-from-rev revision,\n"+
 			"a package failed to load: the rest is analyzed and reported; or no root runs\n"+
 			"the packages named, see -allow-empty), 3 a budget ran out or an interrupt came\n"+
-			"before the first complete run (nothing is reported).\n\n")
+			"before the first complete run of some program and no race was reported.\n\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
@@ -80,6 +83,7 @@ func runCheck(args []string) int {
 		return fail(err)
 	}
 	defer stop()
+	af.mayStart = budget.mayStart
 	if err := profile.start(); err != nil {
 		return fail(err)
 	}
@@ -117,7 +121,7 @@ func runCheck(args []string) int {
 	case rep.Stats.Reported > 0:
 		return exitRaces
 	}
-	return exitClean
+	return code
 }
 
 // writeHTML writes the HTML report into dir, file names relative to the
@@ -136,16 +140,24 @@ func writeHTML(dir string, rep *reports.Report) error {
 const defaultMaxContexts = 5_000_000
 
 // analysisFlags are the flags that say how to analyze, shared by the
-// commands that report races (check, confirm).
+// commands that report races (check, confirm, racefree).
 type analysisFlags struct {
 	std, onDemand, allowEmpty *bool
 	k, maxPaths               *int
 	maxContexts               *int64
+	shard                     shard
 	races                     races.Options // the stages turned off, for check's diagnosis flags
+	// mayStart says whether one more program may be analyzed beside those
+	// in progress (the memory budget); nil: always, up to GOMAXPROCS.
+	mayStart func() bool
+	// keep, if set, receives the result each program's report is built
+	// from (its last completed run), one at a time: racefree plans from
+	// them.
+	keep func(*demand.Result)
 }
 
 func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
-	return &analysisFlags{
+	af := &analysisFlags{
 		std:         fs.Bool("std", false, "also report races whose accesses are all in the standard library or other dependencies"),
 		k:           fs.Int("k", 0, "run once with the same `k` for every site, for comparison (0: start at 1 and raise k on demand)"),
 		onDemand:    fs.Bool("demand", true, "raise k per allocation site where races remain, until they stop falling away (false: k = 1 once)"),
@@ -153,59 +165,19 @@ func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
 		maxContexts: fs.Int64("max-contexts", defaultMaxContexts, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)"),
 		allowEmpty:  fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing"),
 	}
+	fs.Var(&af.shard, "shard", "analyze only share `I/N` (1 <= I <= N) of the programs (main packages, packages' tests), chosen by a hash of each program's package path; chordgo merge joins the shards' -json reports")
+	return af
 }
 
 // analyze runs the pipeline on the packages until it completes or ctx
-// ends, and builds the report of the demand loop's last completed run,
-// with review's filters applied if it is not nil.
+// ends, each program (pointsto.Root.Program) in its own demand loop,
+// several at once (demand.Each), and merges the reports of the programs'
+// last completed runs, with review's filters applied if it is not nil.
 // Without a report (nil), it has said why on standard error and code is
-// the exit status.
+// the exit status; with one, code is exitStopped if a budget kept some
+// program from a completed run, else exitClean.
 func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags, patterns []string, timings bool, review *reviewFlags) (rep *reports.Report, prog *pointsto.Program, code int) {
 	fail := func(err error) (*reports.Report, *pointsto.Program, int) {
-		printError(cmd, err)
-		return nil, prog, exitFailed
-	}
-	done, prog, code := af.analyzeRaces(ctx, cmd, lf, patterns, review)
-	if done == nil {
-		return nil, prog, code
-	}
-	dr := done.result
-	t := time.Now()
-	var root string
-	if review != nil {
-		root = review.root
-	}
-	rep = reports.Build(dr.PointsTo, dr.Races, reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Root: root})
-	if review != nil {
-		if err := review.filter(rep); err != nil {
-			return fail(err)
-		}
-	}
-	rep.Stats.Demand = reports.DemandStats(dr)
-	for name, d := range map[string]time.Duration{
-		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": done.factsTime,
-		"pointsto-ci": done.ciTime, "report": time.Since(t),
-	} {
-		rep.Stats.Seconds[name] = d.Seconds()
-	}
-	for _, e := range prog.Errors {
-		rep.Errors = append(rep.Errors, e.Error())
-	}
-	return rep, prog, exitClean
-}
-
-// analyzed is the outcome of analyzeRaces: the demand loop's last
-// completed run and the time of the stages before it.
-type analyzed struct {
-	result            *demand.Result
-	factsTime, ciTime time.Duration
-}
-
-// analyzeRaces runs the pipeline on the packages until it completes or
-// ctx ends, and returns the demand loop's last completed run. Without one
-// (nil), it has said why on standard error and code is the exit status.
-func (af *analysisFlags) analyzeRaces(ctx context.Context, cmd string, lf *loadFlags, patterns []string, review *reviewFlags) (done *analyzed, prog *pointsto.Program, code int) {
-	fail := func(err error) (*analyzed, *pointsto.Program, int) {
 		printError(cmd, err)
 		return nil, prog, exitFailed
 	}
@@ -218,66 +190,124 @@ func (af *analysisFlags) analyzeRaces(ctx context.Context, cmd string, lf *loadF
 	if *af.maxContexts < 0 {
 		return fail(fmt.Errorf("-max-contexts %d: want 0 (no bound) or a positive bound", *af.maxContexts))
 	}
+	if af.shard.n > 0 && review != nil && (*review.writeBaseline != "" || *review.sarif != "") {
+		return fail(errors.New("-shard: -write-baseline and -sarif need every program's races: write them from the unsharded run"))
+	}
 	opts := af.races
 	opts.Std = *af.std
-	an := &analysis{done: make(chan struct{})}
+	an := &analysis{done: make(chan struct{}), shard: af.shard, progress: newProgress(os.Stderr), keep: af.keep,
+		reports: map[int]*reports.Report{}, current: map[int]*demand.Result{}}
+	defer an.progress.stop()
+	an.repOpts = reports.Options{MaxPaths: *af.maxPaths, Timings: timings}
 	if review != nil {
 		an.loaded = review.loaded
 	}
 	go an.run(ctx, lf, patterns, *af.allowEmpty, demand.Options{
 		K: *af.k, Once: !*af.onDemand, MaxContexts: *af.maxContexts, Races: opts,
-	})
+	}, demand.EachOptions{MayStart: af.mayStart})
 	select {
 	case <-an.done:
 	case <-ctx.Done():
 	}
 	an.mu.Lock()
-	prog = an.prog
-	dr, runErr, finished, phase := an.last, an.err, an.finished, an.phase
-	done = &analyzed{result: dr, factsTime: an.factsTime, ciTime: an.ciTime}
+	prog, runErr, finished, phase := an.prog, an.err, an.finished, an.phase
+	factsTime, ciTime, reportTime := an.factsTime, an.ciTime, an.reportTime
+	// The programs done, and the last completed run of each in progress.
+	var reps []*reports.Report
+	var missing []int
+	for _, n := range an.programs {
+		if r := an.reports[n]; r != nil {
+			reps = append(reps, r)
+		} else if dr := an.current[n]; dr != nil {
+			t := time.Now()
+			reps = append(reps, an.build(dr))
+			reportTime += time.Since(t)
+		} else {
+			missing = append(missing, n)
+		}
+	}
 	an.mu.Unlock()
+	an.progress.stop()
 
 	var stopped *budgetError
+	var na *demand.NotAnalyzedError
 	switch {
+	case finished && errors.As(runErr, &na):
+		stopped = budgetOf(na.Cause)
 	case finished && runErr != nil:
 		if be := budgetOf(runErr); be != nil {
 			printError(cmd, runErr)
-			return nil, prog, notAnalyzed(cmd, prog, be)
+			return nil, prog, notAnalyzed(cmd, prog, nil, be)
 		}
 		return fail(runErr)
-	case finished:
-		stopped = budgetOf(dr.Stopped)
-	case dr == nil:
-		be := budgetOf(context.Cause(ctx))
-		fmt.Fprintf(os.Stderr, "chordgo %s: %s while %s\n", cmd, be, phase)
-		return nil, prog, notAnalyzed(cmd, prog, be)
-	default:
+	case !finished:
 		stopped = budgetOf(context.Cause(ctx))
 	}
+	if stopped != nil && len(reps) == 0 {
+		fmt.Fprintf(os.Stderr, "chordgo %s: %s while %s\n", cmd, stopped, phase)
+		return nil, prog, notAnalyzed(cmd, prog, missing, stopped)
+	}
 	if stopped != nil {
-		fmt.Fprintf(os.Stderr, "chordgo %s: %s after %d run(s) of the demand loop; reporting the last completed run's races, "+
+		fmt.Fprintf(os.Stderr, "chordgo %s: %s while %s; reporting the races of the last completed run of each of %d program(s), "+
 			"which include every race a longer run would report (and perhaps false alarms it would drop); to refine further, %s\n",
-			cmd, stopped, len(dr.Iterations), stopped.advice)
+			cmd, stopped, phase, len(reps), stopped.advice)
+		if len(missing) > 0 {
+			notAnalyzed(cmd, prog, missing, stopped)
+		}
 	}
 
-	return done, prog, exitClean
+	t := time.Now()
+	mergeOpts := an.repOpts
+	if review != nil {
+		mergeOpts.Root = review.root
+	}
+	rep, err := reports.Merge(reps, mergeOpts)
+	if err != nil {
+		return fail(err)
+	}
+	if review != nil {
+		if err := review.filter(rep); err != nil {
+			return fail(err)
+		}
+	}
+	for name, d := range map[string]time.Duration{
+		"load": prog.LoadTime, "ssa": prog.BuildTime, "facts": factsTime,
+		"pointsto-ci": ciTime, "report": reportTime + time.Since(t),
+	} {
+		rep.Stats.Seconds[name] = d.Seconds()
+	}
+	for _, e := range prog.Errors {
+		rep.Errors = append(rep.Errors, e.Error())
+	}
+	if len(missing) > 0 {
+		return rep, prog, exitStopped
+	}
+	return rep, prog, exitClean
 }
 
-// analysis is one check's pipeline up to the demand loop's result. It runs
-// in its own goroutine, so that the command can stop waiting for it when a
-// budget runs out in a stage that does not stop by itself (facts, Datalog
-// runs), and report what the pipeline had completed.
+// analysis is one check's pipeline up to the demand loops' results, one
+// per program. It runs in its own goroutine, so that the command can stop
+// waiting for it when a budget runs out in a stage that does not stop by
+// itself (facts, Datalog runs), and report what the pipeline had
+// completed: the programs done, and the last completed run of those in
+// progress.
 type analysis struct {
-	done   chan struct{}                 // closed when run returns
-	loaded func(*pointsto.Program) error // if set, called once the program is loaded, before it is analyzed
+	done     chan struct{}                 // closed when run returns
+	loaded   func(*pointsto.Program) error // if set, called once the program is loaded, before it is analyzed
+	shard    shard
+	repOpts  reports.Options
+	progress *progress
+	keep     func(*demand.Result) // analysisFlags.keep, called by build with mu held
 
-	mu                sync.Mutex
-	phase             string            // what run is doing, for messages
-	prog              *pointsto.Program // once loaded
-	factsTime, ciTime time.Duration
-	last              *demand.Result // the last completed run of the demand loop
-	finished          bool           // run returned: last is its result, or err is set
-	err               error
+	mu                            sync.Mutex
+	phase                         string            // what run is doing, for messages
+	prog                          *pointsto.Program // once loaded
+	programs                      []int             // the programs to analyze (this shard's), once loaded
+	factsTime, ciTime, reportTime time.Duration
+	reports                       map[int]*reports.Report // by program: the programs done
+	current                       map[int]*demand.Result  // by program: the last completed run of those in progress
+	finished                      bool                    // run returned: err is set if it failed
+	err                           error
 }
 
 func (an *analysis) set(f func()) {
@@ -286,52 +316,82 @@ func (an *analysis) set(f func()) {
 	f()
 }
 
-func (an *analysis) run(ctx context.Context, lf *loadFlags, patterns []string, allowEmpty bool, opts demand.Options) {
-	dr, err := an.analyze(ctx, lf, patterns, allowEmpty, opts)
-	an.set(func() {
-		an.finished, an.err = true, err
-		if dr != nil {
-			an.last = dr
-		}
-	})
+func (an *analysis) run(ctx context.Context, lf *loadFlags, patterns []string, allowEmpty bool, opts demand.Options, eo demand.EachOptions) {
+	err := an.analyze(ctx, lf, patterns, allowEmpty, opts, eo)
+	an.set(func() { an.finished, an.err = true, err })
 	close(an.done)
 }
 
-func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []string, allowEmpty bool, opts demand.Options) (*demand.Result, error) {
-	an.set(func() { an.phase = "loading packages and building SSA" })
+// build describes a program's result (an.mu held): its report keeps the
+// descriptions of its races, not the program's analysis.
+func (an *analysis) build(dr *demand.Result) *reports.Report {
+	if an.keep != nil {
+		an.keep(dr)
+	}
+	rep := reports.Build(dr.PointsTo, dr.Races, an.repOpts)
+	rep.Stats.Demand = reports.DemandStats(dr)
+	rep.Describe()
+	return rep
+}
+
+func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []string, allowEmpty bool, opts demand.Options, eo demand.EachOptions) error {
+	an.setPhase("loading packages and building SSA")
 	prog, err := lf.load(ctx, patterns)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if an.loaded != nil {
 		if err := an.loaded(prog); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	an.set(func() { an.prog, an.phase = prog, "extracting facts" })
+	programs := an.shard.programs(prog)
+	an.set(func() { an.prog, an.programs = prog, programs })
+	an.setPhase("extracting facts")
 	t := time.Now()
 	facts, err := pointsto.Extract(prog)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	factsTime := time.Since(t)
-	an.set(func() { an.factsTime, an.phase = factsTime, "computing the context-insensitive points-to" })
+	an.set(func() { an.factsTime = factsTime })
+	an.setPhase("computing the context-insensitive points-to")
 	a, err := pointsto.NewAnalyzer(facts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkReached(a, allowEmpty); err != nil {
-		return nil, err
+		return err
 	}
-	an.set(func() { an.ciTime, an.phase = a.CITime, "in the first run of the demand loop" })
+	an.set(func() { an.ciTime = a.CITime })
+	an.setPhase("analyzing the programs")
+	an.progress.programs(len(programs))
+	eo.Programs = programs
 	opts.Context = ctx
 	opts.Completed = func(dr *demand.Result) {
-		an.set(func() {
-			an.last = dr
-			an.phase = fmt.Sprintf("in run %d of the demand loop", len(dr.Iterations)+1)
-		})
+		an.set(func() { an.current[dr.Program] = dr })
+		an.progress.run(dr.Program, prog.ProgramName(dr.Program), len(dr.Iterations)+1)
 	}
-	return demand.Run(a, opts)
+	eo.Started = func(n int) { an.progress.run(n, prog.ProgramName(n), 1) }
+	return demand.Each(a, opts, eo, func(dr *demand.Result) error {
+		// Under the lock: the command, stopping, would otherwise build
+		// this report from an.current at the same time.
+		an.set(func() {
+			t := time.Now()
+			an.reports[dr.Program] = an.build(dr)
+			delete(an.current, dr.Program)
+			an.reportTime += time.Since(t)
+		})
+		an.progress.done(dr.Program)
+		return nil
+	})
+}
+
+// setPhase says what the analysis is doing, for messages and the progress
+// line.
+func (an *analysis) setPhase(phase string) {
+	an.set(func() { an.phase = phase })
+	an.progress.phase(phase)
 }
 
 // checkReached says on standard error which packages named no root runs
@@ -394,24 +454,20 @@ func checkReached(a *pointsto.Analyzer, allowEmpty bool) error {
 		listNames(missed) + "); name a main package or packages with tests (-tests=true), or pass -allow-empty to accept an empty report")
 }
 
-// notAnalyzed says which programs a run stopped before its first complete
-// pass did not analyze, and what to try.
-func notAnalyzed(cmd string, prog *pointsto.Program, be *budgetError) int {
+// notAnalyzed names the programs a budget or an interrupt (be) kept from a
+// complete run (all of them if missing is nil), and says what to try.
+func notAnalyzed(cmd string, prog *pointsto.Program, missing []int, be *budgetError) int {
 	if prog == nil {
 		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: the packages named (loading did not finish)\n", cmd)
 	} else {
-		var names []string
-		for i, r := range prog.Roots {
-			if i > 0 && prog.Roots[i-1].Program == r.Program {
-				continue
-			}
-			if p := prog.PackageOf(r.Func.Pkg.Pkg); r.Kind != pointsto.Main && p != nil {
-				names = append(names, p.ForTest+" (tests)")
-			} else {
-				names = append(names, r.Func.Pkg.Pkg.Path()+" (main)")
-			}
+		if missing == nil {
+			missing = prog.Programs()
 		}
-		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: %d program(s), analyzed together in one pass that did not finish: %s\n", cmd, len(names), listNames(names))
+		var names []string
+		for _, n := range missing {
+			names = append(names, prog.ProgramName(n))
+		}
+		fmt.Fprintf(os.Stderr, "chordgo %s: not analyzed: %d of %d program(s), their races unknown: %s\n", cmd, len(names), prog.NumPrograms, listNames(names))
 	}
 	fmt.Fprintf(os.Stderr, "chordgo %s: %s\n", cmd, be.advice)
 	return exitStopped

@@ -39,7 +39,7 @@ func runConfirm(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo confirm [-json] [-count N] [-mode both|undirected|directed] [-wait D] [-all]\n"+
 			"\t[-run-timeout D] [-v] [-tests=true] [-tags T] [-run RE] [-std] [-k N] [-demand=true]\n"+
-			"\t[-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [packages]\n\n"+
+			"\t[-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [-shard I/N] [packages]\n\n"+
 			"Analyzes the packages as chordgo check does, then runs, one package at a time,\n"+
 			"the roots of each race reported (its tests, or its main package) under the race\n"+
 			"detector, and marks a race confirmed when a report of the race detector has both\n"+
@@ -76,6 +76,7 @@ func runConfirm(args []string) int {
 		return fail(err)
 	}
 	defer stop()
+	af.mayStart = budget.mayStart
 	rep, prog, code := af.analyze(ctx, "confirm", lf, fs.Args(), false, nil)
 	if rep == nil {
 		return code
@@ -125,7 +126,7 @@ func runConfirm(args []string) int {
 	case len(res.Races) > 0:
 		return exitRaces
 	}
-	return exitClean
+	return code
 }
 
 // confirmRoots says how each root of the program is run: its tests by go

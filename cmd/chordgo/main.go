@@ -6,22 +6,28 @@
 //	chordgo confirm [-json] [-count N] [-mode M] [-wait D] [flags] [packages]
 //	chordgo datalog [-F factdir] [-D outdir] [-stats] program.dl
 //	chordgo facts [-o dir] [flags] [packages]
+//	chordgo merge [-paths N] report.json...
 //	chordgo racefree -overlay FILE [-v] [flags] [packages]
 //
 // Run "chordgo help <command>" for a command's flags.
 //
 // check runs the pipeline (pointsto loading and facts, the demand loop over
-// points-to and the race funnel, reports) under budgets: -timeout, -mem
+// points-to and the race funnel for each program, several at once, and
+// reports merged across programs) under budgets: -timeout, -mem
 // (default $CHORDGO_MEM or half of the machine's memory; the Go runtime's
 // memory limit plus a watchdog on runtime/metrics) and SIGINT end a context
 // that loading and the demand loop watch; the command stops waiting for the
-// pipeline at once and reports the demand loop's last completed run. Its
+// pipeline at once and reports each program's last completed run, naming
+// the programs without one. On a terminal, a line on standard error
+// (progress.go) says where the analysis stands. -shard I/N analyzes a
+// share of the programs, and merge (merge.go) joins the shards' JSON
+// reports into the report of the whole. Its
 // code-review flags (review.go: -sarif, -baseline, -write-baseline,
 // -new-from-rev, and //chordgo:ignore comments) read what they need once
 // the program is loaded, before it is analyzed, so that a wrong comment or
 // revision fails at once. Exit status: 0 no race reported, 1 races, 2 could
-// not analyze (or a package failed to load), 3 a budget ran out before the
-// first complete run.
+// not analyze (or a package failed to load), 3 a budget ran out before a
+// program's first complete run and no race was reported.
 //
 // confirm runs check's pipeline, then hands the races to package confirm,
 // which runs their roots under the race detector; its exit status adds 4:
@@ -50,6 +56,7 @@ func commands() []command {
 		{"datalog", "evaluate a Datalog program (Souffle syntax) on fact files", runDatalog},
 		{"racefree", "write a go build -overlay that marks //go:norace the functions chordgo proves race-free", runRacefree},
 		{"facts", "write the base relations of Go packages as Souffle fact files", runFacts},
+		{"merge", "join the JSON reports of chordgo check -shard into one", runMerge},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/internal/overlay"
 	"github.com/chordgo/chordgo/racefree"
 )
@@ -48,15 +49,22 @@ func runRacefree(args []string) int {
 		return fail(err)
 	}
 	defer stop()
-	done, prog, code := af.analyzeRaces(ctx, "racefree", lf, fs.Args(), nil)
-	if done == nil {
+	var results []*demand.Result
+	af.keep = func(dr *demand.Result) { results = append(results, dr) }
+	rep, prog, code := af.analyze(ctx, "racefree", lf, fs.Args(), false, nil)
+	if rep == nil {
 		return code
+	}
+	if code == exitStopped {
+		// A function proven race-free in the programs analyzed may race in
+		// one the budget left out.
+		return fail(errors.New("no overlay written: a budget kept some programs from a complete analysis"))
 	}
 	replaceable, err := overlay.Unreplaceable()
 	if err != nil {
 		return fail(err)
 	}
-	funcs := racefree.Plan(done.result, func(file string) bool { return !replaceable(file) })
+	funcs := racefree.Plan(results, func(file string) bool { return !replaceable(file) })
 	if err := racefree.Write(*overlayFile, funcs); err != nil {
 		return fail(err)
 	}

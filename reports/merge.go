@@ -1,0 +1,274 @@
+package reports
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ProgramStats are one program's share of Stats: its funnel's counts (its
+// own races, before filters), sizes and demand loop.
+type ProgramStats struct {
+	Name   string         `json:"name"` // pointsto.Program.ProgramName: "path (tests)", "path (main)"
+	Pairs  Pairs          `json:"pairs"`
+	Sizes  map[string]int `json:"sizes"`
+	Demand *Demand        `json:"demand,omitempty"`
+}
+
+// programStats returns the programs rep covers: Stats.Programs, or for a
+// report Build made of one program, that program's stats; nil when rep
+// was built from several programs analyzed together.
+func (rep *Report) programStats() []ProgramStats {
+	if rep.Stats.Programs != nil || rep.program == "" {
+		return rep.Stats.Programs
+	}
+	return []ProgramStats{{Name: rep.program, Pairs: rep.Stats.Pairs, Sizes: rep.Stats.Sizes, Demand: rep.Stats.Demand}}
+}
+
+// Describe describes every race of rep now, the first Options.MaxPaths of
+// each location with call paths as the writers would, and drops the
+// points-to and races rep was built from: a caller that holds the reports
+// of several programs (demand.Each) holds their descriptions only, and
+// memory grows with the number of races, not with the programs' analyses.
+func (rep *Report) Describe() {
+	if rep.b == nil {
+		return
+	}
+	rep.each(func(g *group, i int, race Race) error {
+		g.races[i].desc, g.races[i].race = &race, nil
+		return nil
+	})
+	rep.funcInfo = map[string]FuncInfo{}
+	for name := range rep.b.funcs {
+		rep.funcInfo[name], _ = rep.Func(name)
+	}
+	rep.Stats.Programs = rep.programStats()
+	rep.b = nil
+}
+
+// Merge puts together the reports of programs analyzed in separate runs
+// (demand.Each) or of shards of a module's programs (chordgo check -shard,
+// read back with ReadJSON), and describes them (Describe). The result
+// does not depend on the order of reps, nor on how the programs were
+// grouped into them: programs are ordered by name, counts are sums, and a
+// choice between copies is made by content. So the shards of a module
+// merge into the report of the whole.
+//
+// A location of several programs (code they share) is one location with
+// the pairs of all. A race of several programs (the same two accesses,
+// the same id) is shown once, with the roots of all, sorted, and the
+// goroutines and paths of one copy: the least in its JSON encoding
+// without roots. The first Options.MaxPaths races of a merged location
+// are each among the first of their location in every program that has
+// them (a program's races are a subset of the merged ones, sorted alike),
+// so the copy chosen has paths where the merged report shows them.
+//
+// Stats: the funnel's counts before the last stage, sizes and times are
+// summed; the ultimate pairs are the distinct races, those reported plus
+// those filters took out (summed: a race that the filters took out of two
+// shards counts twice); the demand loops' iterations follow one another
+// in program order, and their sites per k are summed. Two reports that
+// cover the same program are an error (shards that overlap). The merged
+// report has opts.
+func Merge(reps []*Report, opts Options) (*Report, error) {
+	out := &Report{opts: opts, Stats: Stats{Seconds: map[string]float64{}, Sizes: map[string]int{}}, funcInfo: map[string]FuncInfo{}}
+	byLoc := map[string]int{}     // location id -> index in out.groups
+	byRace := map[string][2]int{} // race id -> group and index of its copy
+	byProgram := map[string]bool{}
+	for _, rep := range reps {
+		rep.Describe()
+		maps.Copy(out.funcInfo, rep.funcInfo)
+		for _, g := range rep.groups {
+			k, ok := byLoc[g.loc.ID]
+			if !ok {
+				k = len(out.groups)
+				byLoc[g.loc.ID] = k
+				out.groups = append(out.groups, group{loc: g.loc})
+			}
+			for _, e := range g.races {
+				at, ok := byRace[e.desc.ID]
+				if !ok {
+					byRace[e.desc.ID] = [2]int{k, len(out.groups[k].races)}
+					out.groups[k].races = append(out.groups[k].races, e)
+					continue
+				}
+				kept := &out.groups[at[0]].races[at[1]]
+				chosen := *kept.desc
+				if compareCopies(e.desc, kept.desc) < 0 {
+					chosen = *e.desc
+				}
+				for a := range chosen.Accesses {
+					chosen.Accesses[a].Roots = unionSorted(kept.desc.Accesses[a].Roots, e.desc.Accesses[a].Roots)
+				}
+				kept.desc = &chosen
+			}
+		}
+		for _, e := range rep.Errors {
+			if !slices.Contains(out.Errors, e) {
+				out.Errors = append(out.Errors, e)
+			}
+		}
+		for _, p := range rep.programStats() {
+			if byProgram[p.Name] {
+				return nil, fmt.Errorf("program %s is in two of the reports merged", p.Name)
+			}
+			byProgram[p.Name] = true
+			out.Stats.Programs = append(out.Stats.Programs, p)
+		}
+		for name, sec := range rep.Stats.Seconds {
+			out.Stats.Seconds[name] += sec
+		}
+		fl := &out.Stats.Filtered
+		fl.Suppressed += rep.Stats.Filtered.Suppressed
+		fl.Baseline += rep.Stats.Filtered.Baseline
+		fl.Unchanged += rep.Stats.Filtered.Unchanged
+	}
+	slices.SortFunc(out.Stats.Programs, func(a, b ProgramStats) int { return strings.Compare(a.Name, b.Name) })
+	s := &out.Stats
+	for _, p := range s.Programs {
+		s.Pairs.Original += p.Pairs.Original
+		s.Pairs.Aliasing += p.Pairs.Aliasing
+		s.Pairs.Escaping += p.Pairs.Escaping
+		s.Pairs.Parallel += p.Pairs.Parallel
+		s.Pairs.Unlocked += p.Pairs.Unlocked
+		for name, n := range p.Sizes {
+			s.Sizes[name] += n
+		}
+		if d := p.Demand; d != nil {
+			if s.Demand == nil {
+				s.Demand = &Demand{SitesByK: map[string]int{}}
+			}
+			m := s.Demand
+			m.Iterations += d.Iterations
+			m.Contexts = append(m.Contexts, d.Contexts...)
+			m.Estimates = append(m.Estimates, d.Estimates...)
+			m.RacePairs = append(m.RacePairs, d.RacePairs...)
+			m.Seconds = append(m.Seconds, d.Seconds...)
+			m.Capped = append(m.Capped, d.Capped...)
+			for k, n := range d.SitesByK {
+				m.SitesByK[k] += n
+			}
+		}
+	}
+	for _, g := range out.groups {
+		slices.SortFunc(g.races, func(a, b entry) int { return cmp.Or(compareEntries(a, b), strings.Compare(a.desc.ID, b.desc.ID)) })
+		s.Reported += len(g.races)
+	}
+	out.sortGroups()
+	s.Locations = len(out.groups)
+	fl := s.Filtered
+	s.Pairs.Ultimate = s.Reported + fl.Suppressed + fl.Baseline + fl.Unchanged
+	return out, nil
+}
+
+// compareCopies orders two descriptions of one race found in two programs
+// by their JSON encoding without roots.
+func compareCopies(a, b *Race) int {
+	enc := func(r Race) []byte {
+		for k := range r.Accesses {
+			r.Accesses[k].Roots = nil
+		}
+		data, _ := json.Marshal(r) // a Race always encodes
+		return data
+	}
+	return bytes.Compare(enc(*a), enc(*b))
+}
+
+// unionSorted returns the sorted union of two lists of names.
+func unionSorted(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// ReadJSON reads a report chordgo check -json wrote (the schema of
+// doc.go), for Merge: its races are described as written, and its stats
+// must name its programs (stats.programs) unless it has no race (a shard
+// without programs).
+func ReadJSON(r io.Reader) (*Report, error) {
+	var in struct {
+		Races  []Race   `json:"races"`
+		Errors []string `json:"errors"`
+		Stats  Stats    `json:"stats"`
+	}
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Stats.Sizes == nil || len(in.Stats.Programs) == 0 && len(in.Races) > 0 {
+		return nil, fmt.Errorf("stats.programs is missing: not a report of chordgo check -json")
+	}
+	rep := &Report{Errors: in.Errors, Stats: in.Stats, funcInfo: map[string]FuncInfo{}}
+	byLoc := map[string]int{}
+	for i := range in.Races {
+		race := &in.Races[i]
+		if err := race.parsePositions(); err != nil {
+			return nil, fmt.Errorf("race %s: %w", race.ID, err)
+		}
+		k, ok := byLoc[race.Location.ID]
+		if !ok {
+			k = len(rep.groups)
+			byLoc[race.Location.ID] = k
+			rep.groups = append(rep.groups, group{loc: race.Location})
+		}
+		e := entry{desc: race, order: [2]token.Position{race.Accesses[0].pos, race.Accesses[1].pos}}
+		rep.groups[k].races = append(rep.groups[k].races, e)
+	}
+	return rep, nil
+}
+
+// parsePositions sets the positions behind the "FILE:line:col" strings of
+// a race read from JSON.
+func (race *Race) parsePositions() error {
+	var err error
+	if race.Location.Object != "" {
+		if race.Location.object, err = parsePos(race.Location.Object); err != nil {
+			return err
+		}
+	}
+	for k := range race.Accesses {
+		acc := &race.Accesses[k]
+		if acc.pos, err = parsePos(acc.Pos); err != nil {
+			return err
+		}
+		for j := range acc.Path {
+			if acc.Path[j].pos, err = parsePos(acc.Path[j].Pos); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parsePos reads a position as builder.position writes it: "FILE:line:col",
+// or "-" for none.
+func parsePos(s string) (token.Position, error) {
+	if s == "-" {
+		return token.Position{}, nil
+	}
+	rest, col, ok1 := cutLast(s)
+	file, line, ok2 := cutLast(rest)
+	l, err1 := strconv.Atoi(line)
+	c, err2 := strconv.Atoi(col)
+	if !ok1 || !ok2 || file == "" || cmp.Or(err1, err2) != nil {
+		return token.Position{}, fmt.Errorf("position %q: want FILE:line:col", s)
+	}
+	return token.Position{Filename: file, Line: l, Column: c}, nil
+}
+
+// cutLast splits s at its last colon.
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
