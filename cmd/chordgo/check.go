@@ -35,6 +35,7 @@ func runCheck(args []string) int {
 	htmlDir := fs.String("html", "", "also write the report as HTML pages into `dir` (created if missing; empty, or holding an earlier report)")
 	stats := fs.Bool("stats", false, "print the pairs left after each stage of the funnel and the time of each stage to standard error")
 	af := addAnalysisFlags(fs)
+	af.addShardFlag(fs)
 	noEscape := fs.Bool("escape", true, "drop pairs on objects that no other goroutine can reach (false: keep them, for diagnosis)")
 	noMHP := fs.Bool("mhp", true, "drop pairs ordered by happens-before (false: keep them, for diagnosis)")
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
@@ -165,8 +166,14 @@ func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
 		maxContexts: fs.Int64("max-contexts", defaultMaxContexts, "do not raise k where the estimated number of abstract contexts and objects would pass `n` (0: no bound)"),
 		allowEmpty:  fs.Bool("allow-empty", false, "accept a run in which no root (main, test, benchmark, fuzz target, example) runs code of the packages named: report it clean instead of failing"),
 	}
-	fs.Var(&af.shard, "shard", "analyze only share `I/N` (1 <= I <= N) of the programs (main packages, packages' tests), chosen by a hash of each program's package path; chordgo merge joins the shards' -json reports")
 	return af
+}
+
+// addShardFlag adds -shard, for the commands whose result over a share of
+// the programs means something alone (not racefree: a function proven
+// race-free in one share may race in another).
+func (af *analysisFlags) addShardFlag(fs *flag.FlagSet) {
+	fs.Var(&af.shard, "shard", "analyze only share `I/N` (1 <= I <= N) of the programs (main packages, packages' tests), chosen by a hash of each program's package path; chordgo merge joins the shards' -json reports")
 }
 
 // analyze runs the pipeline on the packages until it completes or ctx

@@ -28,6 +28,7 @@ func runConfirm(args []string) int {
 	fs.SetOutput(shortWriter{os.Stderr})
 	lf := addLoadFlags(fs)
 	af := addAnalysisFlags(fs)
+	af.addShardFlag(fs)
 	budget := addBudgetFlags(fs)
 	jsonOut := fs.Bool("json", false, "print check's JSON report with, for each race, \"confirmed\", \"witness\" and \"note\", and the races missed (schema: go doc github.com/chordgo/chordgo/confirm)")
 	count := fs.Int("count", 3, "run each program `n` times (go test -count n; a main package or a directed run: n processes)")

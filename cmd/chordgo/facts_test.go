@@ -42,7 +42,7 @@ var goInputs = map[string][]string{
 	"condmustnot-2": condmustnotInputs,
 }
 
-var condmustnotInputs = []string{"pair", "heldAt", "lockObj", "unique", "fine", "chanHeld", "lockChan", "recvCase", "closed",
+var condmustnotInputs = []string{"pair", "heldAt", "lockObj", "heldObj", "unique", "fine", "chanHeld", "lockChan", "recvCase", "closed",
 	"medium", "accObj", "objSite", "fieldStore", "ownerStore", "copied"}
 
 // A datalogEngine evaluates rule file program over the facts in factDir
