@@ -898,15 +898,22 @@ func closedBranch(instr ssa.Instruction) *ssa.BasicBlock {
 		return nil
 	}
 	for _, ref := range *recv.Referrers() {
-		ext, ok := ref.(*ssa.Extract)
-		if !ok || ext.Index != 1 {
-			continue
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 1 {
+			if b := onlyBranch(ext, 1); b != nil {
+				return b
+			}
 		}
-		for _, ref2 := range *ext.Referrers() {
-			if br, ok := ref2.(*ssa.If); ok && br.Cond == ext {
-				if b := br.Block().Succs[1]; len(b.Preds) == 1 {
-					return b
-				}
+	}
+	return nil
+}
+
+// onlyBranch returns successor succ (0: then, 1: else) of an If on cond,
+// if that block has no other way in; or nil.
+func onlyBranch(cond ssa.Value, succ int) *ssa.BasicBlock {
+	for _, ref := range *cond.Referrers() {
+		if br, ok := ref.(*ssa.If); ok && br.Cond == cond {
+			if b := br.Block().Succs[succ]; len(b.Preds) == 1 {
+				return b
 			}
 		}
 	}
@@ -972,15 +979,9 @@ func caseBranch(sel *ssa.Select, i int) *ssa.BasicBlock {
 			if !ok || cmp.Op != token.EQL || cmp.X != ssa.Value(ext) {
 				continue
 			}
-			k, ok := cmp.Y.(*ssa.Const)
-			if !ok || k.Value == nil || k.Int64() != int64(i) {
-				continue
-			}
-			for _, ref3 := range *cmp.Referrers() {
-				if br, ok := ref3.(*ssa.If); ok && br.Cond == cmp {
-					if b := br.Block().Succs[0]; len(b.Preds) == 1 {
-						return b
-					}
+			if k, ok := cmp.Y.(*ssa.Const); ok && k.Value != nil && k.Int64() == int64(i) {
+				if b := onlyBranch(cmp, 0); b != nil {
+					return b
 				}
 			}
 		}
