@@ -97,10 +97,5 @@ func (rep *Report) relative(s string) string {
 // OmitBaseline takes the races whose id is in bl out of the report, and
 // counts them in Stats.Filtered.Baseline.
 func (rep *Report) OmitBaseline(bl Baseline) {
-	rep.Stats.Filtered.Baseline += rep.omit(func(e *entry) bool {
-		if e.desc != nil {
-			return bl[e.desc.ID]
-		}
-		return bl[rep.b.raceID(e.race)]
-	})
+	rep.Stats.Filtered.Baseline += rep.omit(&rep.filtered.Baseline, func(e *entry) bool { return bl[rep.raceID(e)] })
 }

@@ -32,7 +32,7 @@ func (c ChangedLines) has(file string, line int) bool {
 // OmitUnchanged takes out of the report the races with no access on a
 // line of c, and counts them in Stats.Filtered.Unchanged.
 func (rep *Report) OmitUnchanged(c ChangedLines) {
-	rep.Stats.Filtered.Unchanged += rep.omit(func(e *entry) bool {
+	rep.Stats.Filtered.Unchanged += rep.omit(&rep.filtered.Unchanged, func(e *entry) bool {
 		return !c.has(e.order[0].Filename, e.order[0].Line) && !c.has(e.order[1].Filename, e.order[1].Line)
 	})
 }

@@ -30,8 +30,9 @@
 // order of its reports nor on how programs are grouped in them, so the
 // JSON reports of shards of a module's programs (chordgo check -shard),
 // read back with [ReadJSON], merge into the bytes of the unsharded report
-// (chordgo merge). Only the filters' counts can differ: a race filtered
-// out in two shards is counted twice.
+// (chordgo merge). A shard's report lists the ids of the races its
+// filters took out (stats.filteredIds), so that a race filtered out in
+// two shards is counted once.
 //
 // # Ids
 //
@@ -142,7 +143,8 @@
 //	                       "capped": ["site"]},
 //	            "programs": [{"name": "PKG (tests)|PKG (main)",  // each program analyzed, by name
 //	                          "pairs": {...}, "sizes": {...},     // its own funnel, before dedup and filters
-//	                          "demand": {...}}]}                  // its own loop
+//	                          "demand": {...}}],                  // its own loop
+//	            "filteredIds": {"suppressed": ["race id"], "baseline": [...], "unchanged": [...]}}  // only with -shard
 //	}
 //
 // The counts of stats are the sums of those of stats.programs, but for

@@ -82,6 +82,10 @@ func Merge(reps []*Report, opts Options) (*Report, error) {
 	byLoc := map[string]int{}     // location id -> index in out.groups
 	byRace := map[string][2]int{} // race id -> group and index of its copy
 	byProgram := map[string]bool{}
+	// Filters take a race out in every program that has it: one filtered
+	// in two shards is counted once, by its id, unless a report gives
+	// the counts only.
+	var uncounted Filtered
 	for _, rep := range reps {
 		rep.Describe()
 		maps.Copy(out.funcInfo, rep.funcInfo)
@@ -125,10 +129,22 @@ func Merge(reps []*Report, opts Options) (*Report, error) {
 		for name, sec := range rep.Stats.Seconds {
 			out.Stats.Seconds[name] += sec
 		}
-		fl := &out.Stats.Filtered
-		fl.Suppressed += rep.Stats.Filtered.Suppressed
-		fl.Baseline += rep.Stats.Filtered.Baseline
-		fl.Unchanged += rep.Stats.Filtered.Unchanged
+		if rep.filtered.complete(rep.Stats.Filtered) {
+			f := &out.filtered
+			f.Suppressed = unionSorted(f.Suppressed, rep.filtered.Suppressed)
+			f.Baseline = unionSorted(f.Baseline, rep.filtered.Baseline)
+			f.Unchanged = unionSorted(f.Unchanged, rep.filtered.Unchanged)
+		} else {
+			uncounted.Suppressed += rep.Stats.Filtered.Suppressed
+			uncounted.Baseline += rep.Stats.Filtered.Baseline
+			uncounted.Unchanged += rep.Stats.Filtered.Unchanged
+		}
+	}
+	f := out.filtered
+	out.Stats.Filtered = Filtered{
+		Suppressed: len(f.Suppressed) + uncounted.Suppressed,
+		Baseline:   len(f.Baseline) + uncounted.Baseline,
+		Unchanged:  len(f.Unchanged) + uncounted.Unchanged,
 	}
 	slices.SortFunc(out.Stats.Programs, func(a, b ProgramStats) int { return strings.Compare(a.Name, b.Name) })
 	s := &out.Stats
@@ -207,6 +223,9 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("stats.programs is missing: not a report of chordgo check -json")
 	}
 	rep := &Report{Errors: in.Errors, Stats: in.Stats, funcInfo: map[string]FuncInfo{}}
+	if ids := in.Stats.FilteredIDs; ids != nil {
+		rep.filtered, rep.Stats.FilteredIDs = *ids, nil
+	}
 	byLoc := map[string]int{}
 	for i := range in.Races {
 		race := &in.Races[i]

@@ -206,6 +206,48 @@ func TestMergeShards(t *testing.T) {
 			}
 		})
 	}
+	// The library's races are in both programs: a baseline with them
+	// takes them out of each shard, and the merge counts them once.
+	t.Run("filtered in two shards", func(t *testing.T) {
+		bl := Baseline{}
+		for _, g := range whole.groups {
+			for _, e := range g.races {
+				if strings.Contains(e.desc.Accesses[0].Pos, "lib.go") {
+					bl[e.desc.ID] = true
+				}
+			}
+		}
+		if len(bl) != 3 {
+			t.Fatalf("%d races in lib.go, want 3", len(bl))
+		}
+		filtered, err := Merge(programReports(t, a, opts), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		filtered.OmitBaseline(bl)
+		want := writeJSON(t, filtered)
+		shardOpts := opts
+		shardOpts.Shard = true
+		var reps []*Report
+		for _, rep := range programReports(t, a, shardOpts) {
+			rep.OmitBaseline(bl)
+			back, err := ReadJSON(bytes.NewReader(writeJSON(t, rep)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reps = append(reps, back)
+		}
+		merged, err := Merge(reps, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := writeJSON(t, merged); !bytes.Equal(got, want) {
+			t.Errorf("merged shards:\n%s\nwant the whole report:\n%s", got, want)
+		}
+		if n := merged.Stats.Filtered.Baseline; n != 3 {
+			t.Errorf("%d races in the baseline, want 3 (each of the library's races once)", n)
+		}
+	})
 	t.Run("overlapping", func(t *testing.T) {
 		var reps []*Report
 		for range 2 {

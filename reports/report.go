@@ -32,6 +32,8 @@ type Report struct {
 	// funcInfo describes the functions the races name, once Describe
 	// dropped b.
 	funcInfo map[string]FuncInfo
+	// filtered are the ids of the races Stats.Filtered counts.
+	filtered FilteredIDs
 }
 
 // Options say how much a report shows.
@@ -45,6 +47,10 @@ type Options struct {
 	// Root is the directory SARIF URIs and baseline descriptions name
 	// files relative to: the module root.
 	Root string
+	// Shard marks the report of one shard (chordgo check -shard): its
+	// JSON lists the ids of the races filters took out (FilteredIDs),
+	// so that Merge counts a race that two shards' programs share once.
+	Shard bool
 }
 
 // DefaultMaxPaths is chordgo check's Options.MaxPaths: enough pairs with
@@ -133,6 +139,9 @@ type Stats struct {
 	// Programs are the programs analyzed, by name, each with its share of
 	// the counts above (Merge sums them).
 	Programs []ProgramStats `json:"programs,omitempty"`
+	// FilteredIDs, in a shard's report only, are the ids of the races
+	// Filtered counts.
+	FilteredIDs *FilteredIDs `json:"filteredIds,omitempty"`
 }
 
 // Demand is the demand loop's record (Naik's Tables 4.3-4.5): per
@@ -173,6 +182,20 @@ type Filtered struct {
 	Suppressed int `json:"suppressed"` // by a //chordgo:ignore comment
 	Baseline   int `json:"baseline"`   // their id is in the -baseline file
 	Unchanged  int `json:"unchanged"`  // no access on a line -new-from-rev's diff adds or changes
+}
+
+// FilteredIDs are the ids of the races Filtered counts, by filter, each
+// list sorted.
+type FilteredIDs struct {
+	Suppressed []string `json:"suppressed,omitempty"`
+	Baseline   []string `json:"baseline,omitempty"`
+	Unchanged  []string `json:"unchanged,omitempty"`
+}
+
+// complete reports whether ids lists every race fl counts: a report
+// read from the JSON of an unsharded check has the counts only.
+func (ids *FilteredIDs) complete(fl Filtered) bool {
+	return len(ids.Suppressed) == fl.Suppressed && len(ids.Baseline) == fl.Baseline && len(ids.Unchanged) == fl.Unchanged
 }
 
 // Pairs counts access pairs after each stage of the funnel.
@@ -244,7 +267,7 @@ func (rep *Report) sortGroups() {
 
 // omit takes the races for which out is true out of the report, and
 // returns how many it took.
-func (rep *Report) omit(out func(e *entry) bool) int {
+func (rep *Report) omit(ids *[]string, out func(e *entry) bool) int {
 	n := 0
 	groups := rep.groups[:0]
 	for _, g := range rep.groups {
@@ -252,6 +275,7 @@ func (rep *Report) omit(out func(e *entry) bool) int {
 		for _, e := range g.races {
 			if out(&e) {
 				n++
+				*ids = append(*ids, rep.raceID(&e))
 			} else {
 				kept = append(kept, e)
 			}
@@ -263,9 +287,18 @@ func (rep *Report) omit(out func(e *entry) bool) int {
 	clear(rep.groups[len(groups):])
 	rep.groups = groups
 	rep.sortGroups()
+	slices.Sort(*ids)
 	rep.Stats.Reported -= n
 	rep.Stats.Locations = len(groups)
 	return n
+}
+
+// raceID returns the id of e's race, described or not.
+func (rep *Report) raceID(e *entry) string {
+	if e.desc != nil {
+		return e.desc.ID
+	}
+	return rep.b.raceID(e.race)
 }
 
 type builder struct {

@@ -147,7 +147,7 @@ func (s *Suppressions) Unused() []string {
 // suppression is about, and counts them in
 // Stats.Filtered.Suppressed.
 func (rep *Report) Suppress(s *Suppressions) {
-	rep.Stats.Filtered.Suppressed += rep.omit(func(e *entry) bool {
+	rep.Stats.Filtered.Suppressed += rep.omit(&rep.filtered.Suppressed, func(e *entry) bool {
 		first, second := s.match(e.order[0]), s.match(e.order[1]) // both: each suppression matched is used
 		return first || second
 	})

@@ -24,6 +24,9 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	}
 	stats := rep.Stats
 	stats.Programs = slices.Clone(rep.programStats())
+	if rep.opts.Shard {
+		stats.FilteredIDs = &rep.filtered
+	}
 	if !rep.opts.Timings {
 		stats.Seconds = nil
 		stats.Demand = withoutSeconds(stats.Demand)

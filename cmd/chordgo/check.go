@@ -205,7 +205,7 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	an := &analysis{done: make(chan struct{}), shard: af.shard, progress: newProgress(os.Stderr), keep: af.keep,
 		reports: map[int]*reports.Report{}, current: map[int]*demand.Result{}}
 	defer an.progress.stop()
-	an.repOpts = reports.Options{MaxPaths: *af.maxPaths, Timings: timings}
+	an.repOpts = reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Shard: af.shard.n > 0}
 	if review != nil {
 		an.loaded = review.loaded
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,52 +16,68 @@ import (
 // TestShardMerge checks that the shards of a check, merged, print the
 // bytes of the unsharded check: the programs of testdata/races whose
 // names start with "a" (mains) and the two test binaries of
-// programs_share_lib, split three ways.
+// programs_share_lib, split three ways; and testdata/shards's two test
+// binaries, one per shard, with the races of the library both call in the
+// baseline (filtered in two shards, counted once).
 func TestShardMerge(t *testing.T) {
-	patterns := []string{testdata(t, "races") + "/a...", testdata(t, "races", "programs_share_lib") + "/..."}
-	check := func(extra ...string) (int, string, string) {
-		return runCaptured(t, append(append([]string{"check", "-json", "-demand=false"}, extra...), patterns...)...)
-	}
-	code, whole, stderr := check()
-	if code != 1 {
-		t.Fatalf("check: status %d, want 1 (races); stderr:\n%s", code, stderr)
-	}
+	mains, shareLib, sharedRace := testdata(t, "races")+"/a...", testdata(t, "races", "programs_share_lib")+"/...", testdata(t, "shards")+"/..."
 	dir := t.TempDir()
-	var files []string
-	for i := range 3 {
-		shard := []string{"1/3", "2/3", "3/3"}[i]
-		code, out, stderr := check("-shard", shard)
-		if code > 1 {
-			t.Fatalf("check -shard %s: status %d; stderr:\n%s", shard, code, stderr)
-		}
-		var rep struct {
-			Stats struct{ Programs []struct{ Name string } }
-		}
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatal(err)
-		}
-		if len(rep.Stats.Programs) == 0 {
-			t.Errorf("shard %s has no program: the test splits nothing there", shard)
-		}
-		name := filepath.Join(dir, strings.Replace(shard, "/", "of", 1)+".json")
-		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
+	baseline := filepath.Join(dir, "baseline")
+	if code, _, stderr := runCaptured(t, "check", "-demand=false", "-write-baseline", baseline, sharedRace); code != 1 {
+		t.Fatalf("check -write-baseline: status %d, want 1 (races); stderr:\n%s", code, stderr)
 	}
-	// In any order: the merge does not depend on it.
-	for _, order := range [][]int{{0, 1, 2}, {2, 0, 1}} {
-		var args []string
-		for _, i := range order {
-			args = append(args, files[i])
-		}
-		code, merged, stderr := runCaptured(t, append([]string{"merge"}, args...)...)
-		if code != 1 {
-			t.Errorf("merge %v: status %d, want 1; stderr:\n%s", order, code, stderr)
-		}
-		if merged != whole {
-			t.Errorf("merge %v differs from the unsharded report:\n%s\nwant:\n%s", order, merged, whole)
-		}
+	for _, tc := range []struct {
+		name     string
+		patterns []string
+		flags    []string
+		shards   int
+		code     int // of the unsharded check and the merge
+	}{
+		{"all reported", []string{mains, shareLib}, nil, 3, 1},
+		{"all in the baseline", []string{sharedRace}, []string{"-baseline", baseline}, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			check := func(extra ...string) (int, string, string) {
+				args := slices.Concat([]string{"check", "-json", "-demand=false"}, tc.flags, extra, tc.patterns)
+				return runCaptured(t, args...)
+			}
+			code, whole, stderr := check()
+			if code != tc.code {
+				t.Fatalf("check: status %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			var files []string
+			for i := range tc.shards {
+				shard := fmt.Sprintf("%d/%d", i+1, tc.shards)
+				code, out, stderr := check("-shard", shard)
+				if code > 1 {
+					t.Fatalf("check -shard %s: status %d; stderr:\n%s", shard, code, stderr)
+				}
+				var rep struct {
+					Stats struct{ Programs []struct{ Name string } }
+				}
+				if err := json.Unmarshal([]byte(out), &rep); err != nil {
+					t.Fatal(err)
+				}
+				if len(rep.Stats.Programs) == 0 {
+					t.Errorf("shard %s has no program: the test splits nothing there", shard)
+				}
+				name := filepath.Join(dir, fmt.Sprintf("%s-%d.json", strings.ReplaceAll(tc.name, " ", "-"), i))
+				if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, name)
+			}
+			// In either order: the merge does not depend on it.
+			for _, args := range [][]string{files, slices.Concat(files[1:], files[:1])} {
+				code, merged, stderr := runCaptured(t, append([]string{"merge"}, args...)...)
+				if code != tc.code {
+					t.Errorf("merge %v: status %d, want %d; stderr:\n%s", args, code, tc.code, stderr)
+				}
+				if merged != whole {
+					t.Errorf("merge %v differs from the unsharded report:\n%s\nwant:\n%s", args, merged, whole)
+				}
+			}
+		})
 	}
 }
 

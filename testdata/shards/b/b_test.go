@@ -1,0 +1,9 @@
+package b
+
+import (
+	"testing"
+
+	"github.com/chordgo/chordgo/testdata/shards/lib"
+)
+
+func TestB(t *testing.T) { lib.Bump() }
