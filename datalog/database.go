@@ -130,6 +130,7 @@ func (db *Database) AddFlat(rel string, data []uint32) error {
 	if len(data)%r.arity != 0 {
 		return fmt.Errorf("%s has %d columns; %d values are not whole tuples", rel, r.arity, len(data))
 	}
+	r.reserve(len(data) / r.arity)
 	for off := 0; off < len(data); off += r.arity {
 		if err := db.Add(rel, data[off:off+r.arity]...); err != nil {
 			return err

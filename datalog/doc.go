@@ -69,14 +69,20 @@
 // A relation keeps its tuples in one flat []uint32. Duplicates are caught by
 // bitsets (github.com/bits-and-blooms/bitset) when the column bounds make it
 // cheap: one bitset for a unary relation, one bitset of second-column values
-// per first-column value for a binary one, up to 32 MiB of bits. Otherwise an
+// per first-column value for a binary one, up to 32 MiB of bits, for the
+// relations rules derive. Otherwise an
 // open-addressing hash set of tuple ids catches them: 4 bytes a slot, and a
 // byte of each key's hash so that a probe reads another tuple's row (a
 // cache miss on a large relation) only when that byte matches. Joins
 // look tuples up through hash indexes on exactly the bound columns each plan
 // needs, built on first use and kept up to date on insert; each index chains
 // the tuples with equal keys newest first, so a lookup limited to the tuples
-// visible in an iteration stops early.
+// visible in an iteration stops early. An input relation gets no tuples
+// during a Run, so it drops its set at the first Run and builds a hash set
+// again only when a rule tests it for a whole tuple or facts are added
+// after a Run: bitsets sized by its column bounds would cost their bits for
+// every value of its first column, which for one program of a large load
+// (ids from the whole load) was most of a points-to pass.
 //
 // Measured on transitive closure over 3,000 nodes (BENCHMARKS.md), the
 // bitsets make evaluation about 9 times faster than the hash set and use less

@@ -564,16 +564,16 @@ func (db *Database) prepareFirstRun() error {
 			}
 		}
 	}
-	bounds := db.columnBounds()
-	for _, r := range db.rels {
-		r.makeDense(db.relationBounds(r, bounds))
-	}
 	db.defined = make([]bool, len(db.rels))
 	for _, r := range db.prog.Rules {
 		db.defined[r.Head.Rel.index] = len(r.Body) > 0 || db.defined[r.Head.Rel.index]
 	}
+	// Only derived relations get bitsets (doc.go, Storage).
+	bounds := db.columnBounds()
 	for i, r := range db.rels {
-		if !db.defined[i] {
+		if db.defined[i] {
+			r.makeDense(db.relationBounds(r, bounds))
+		} else {
 			r.freeze()
 		}
 	}

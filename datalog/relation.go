@@ -1,6 +1,10 @@
 package datalog
 
-import "github.com/bits-and-blooms/bitset"
+import (
+	"slices"
+
+	"github.com/bits-and-blooms/bitset"
+)
 
 // relation stores the tuples of one relation. Tuples are append-only, so a
 // tuple's id (its position) tells when it was derived: semi-naive evaluation
@@ -24,7 +28,7 @@ type relation struct {
 
 func newRelation(decl *Relation) *relation {
 	r := &relation{decl: decl, arity: decl.Arity()}
-	r.set.init(allColumns(r.arity), false)
+	r.set.init(allColumns(r.arity), false, 0)
 	return r
 }
 
@@ -38,7 +42,7 @@ func (r *relation) freeze() {
 // ensureSet rebuilds a frozen relation's hash set.
 func (r *relation) ensureSet() {
 	if r.dense == nil && r.set.slots == nil {
-		r.set.init(allColumns(r.arity), false)
+		r.set.init(allColumns(r.arity), false, r.n)
 		for id := range r.n {
 			r.set.add(r, uint32(id))
 		}
@@ -72,6 +76,22 @@ func (r *relation) denseTest(t []uint32) bool {
 		return r.dense[0].Test(uint(t[0]))
 	}
 	return uint(t[0]) < uint(len(r.dense)) && r.dense[t[0]].Test(uint(t[1]))
+}
+
+// reserve makes room for n more tuples in the rows and in the hash set and
+// indexes that are kept up to date, as many grow steps at once.
+func (r *relation) reserve(n int) {
+	if n == 0 {
+		return
+	}
+	r.rows = slices.Grow(r.rows, n*r.arity)
+	if r.dense == nil {
+		r.ensureSet()
+		r.set.reserve(r, n)
+	}
+	for _, ix := range r.indexes {
+		ix.reserve(r, n)
+	}
 }
 
 // insert adds t and reports whether it was new.
@@ -116,7 +136,7 @@ func (r *relation) index(cols []int) *hashIndex {
 		}
 	}
 	ix := &hashIndex{}
-	ix.init(cols, true)
+	ix.init(cols, true, r.n)
 	for id := 0; id < r.n; id++ {
 		ix.add(r, uint32(id))
 	}
@@ -194,7 +214,7 @@ func (r *relation) reshape(bound []uint64) {
 	}
 	r.dense = nil
 	r.width = 0
-	r.set.init(allColumns(r.arity), false)
+	r.set.init(allColumns(r.arity), false, r.n)
 	for id := range r.n {
 		r.set.add(r, uint32(id))
 	}
@@ -216,11 +236,17 @@ type hashIndex struct {
 	chained bool
 }
 
-func (ix *hashIndex) init(cols []int, chained bool) {
+// init makes an empty index with room for n tuples, so that one built over
+// a relation's tuples does not grow and rehash them log n times.
+func (ix *hashIndex) init(cols []int, chained bool, n int) {
+	size := slotsFor(n)
 	ix.cols = cols
 	ix.chained = chained
-	ix.slots = make([]uint32, 16)
-	ix.tags = make([]uint8, 16)
+	ix.slots = make([]uint32, size)
+	ix.tags = make([]uint8, size)
+	if chained {
+		ix.next = make([]uint32, 0, n)
+	}
 }
 
 // tag is the byte of hash h kept per slot: the top one, as the slot's
@@ -254,11 +280,31 @@ func mix(h uint64) uint64 {
 
 func (ix *hashIndex) mask() uint64 { return uint64(len(ix.slots) - 1) }
 
+// slotsFor is the table size for n keys at a load factor of at most 3/4
+// (linear probing stays short with a mixed hash).
+func slotsFor(n int) int {
+	size := 16
+	for n*4 > size*3 {
+		size *= 2
+	}
+	return size
+}
+
+// reserve makes room for n more tuples with one rehash at most.
+func (ix *hashIndex) reserve(r *relation, n int) {
+	if size := slotsFor(ix.used + n); size > len(ix.slots) {
+		ix.grow(r, size)
+	}
+	if ix.chained {
+		ix.next = slices.Grow(ix.next, n)
+	}
+}
+
 // add inserts tuple id. For an unchained index (a set) it returns false and
 // changes nothing when a tuple with the same key is already there.
 func (ix *hashIndex) add(r *relation, id uint32) bool {
-	if (ix.used+1)*4 > len(ix.slots)*3 { // load factor 3/4: linear probing stays short with a mixed hash
-		ix.grow(r)
+	if size := slotsFor(ix.used + 1); size > len(ix.slots) {
+		ix.grow(r, size)
 	}
 	t := r.tuple(id)
 	m := ix.mask()
@@ -301,10 +347,11 @@ func sameKey(cols []int, a, b []uint32) bool {
 	return true
 }
 
-func (ix *hashIndex) grow(r *relation) {
+// grow rehashes the index into size slots.
+func (ix *hashIndex) grow(r *relation, size int) {
 	old := ix.slots
-	ix.slots = make([]uint32, len(old)*2)
-	ix.tags = make([]uint8, len(old)*2)
+	ix.slots = make([]uint32, size)
+	ix.tags = make([]uint8, size)
 	m := ix.mask()
 	for _, s := range old {
 		if s == 0 {

@@ -1,6 +1,7 @@
 package mhp
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
@@ -193,8 +194,17 @@ func (o *Order) startsAfter(g2, g uint32, single bool, may *bitset.BitSet, s *af
 // do not see) without passing through a goroutine of set: the others can
 // only be started through the set. Termination: a search that visits each
 // goroutine at most once, so its work is at most the number of
-// goroutines plus the number of parent links.
+// goroutines plus the number of parent links. The answer depends on the
+// set only, and the fixpoints ask again for the same sets (one go site's
+// goroutines for every instruction), so it is kept.
 func (o *Order) startedAvoiding(set []uint32) *bitset.BitSet {
+	key := make([]byte, 0, 4*len(set))
+	for _, g := range set {
+		key = binary.LittleEndian.AppendUint32(key, g)
+	}
+	if free, ok := o.avoiding[string(key)]; ok {
+		return free
+	}
 	n := uint(len(o.gs.List))
 	in := bitset.New(n)
 	for _, g := range set {
@@ -219,6 +229,7 @@ func (o *Order) startedAvoiding(set []uint32) *bitset.BitSet {
 			}
 		}
 	}
+	o.avoiding[string(key)] = free
 	return free
 }
 

@@ -111,8 +111,9 @@ type Order struct {
 	// indexes by the sets' words.
 	closureSets []*bitset.BitSet
 	closureIDs  map[string]uint32
-	perInstance map[onceKey]bool // oncePerInstance
-	children    [][]uint32       // by goroutine: the goroutines it may start
+	perInstance map[onceKey]bool          // oncePerInstance
+	children    [][]uint32                // by goroutine: the goroutines it may start
+	avoiding    map[string]*bitset.BitSet // startedAvoiding, by its set's goroutines
 
 	// work counts the steps of the fixpoints and searches (see Work).
 	work uint64
@@ -136,7 +137,8 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
 		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{},
-		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{}}
+		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{},
+		avoiding: map[string]*bitset.BitSet{}}
 	o.children = make([][]uint32, len(gs.List))
 	for g, gr := range gs.List {
 		for _, p := range gr.Parents {
