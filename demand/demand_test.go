@@ -137,6 +137,53 @@ func TestHolders(t *testing.T) {
 	}
 }
 
+// The first run splits no site by test root, so two tests' caches are one
+// object and each test's janitor seems to run the other test's callback
+// (testdata/races/tests_own_callbacks); the loop splits by root the sites
+// the remaining races need and those races go, while the race within
+// TestB stays. A program without tests gets no site split by root.
+func TestRootSplits(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     pointsto.Config
+		split   bool     // some site is split by root at the end
+		removed bool     // the loop removes some race of the first run
+		stays   []string // races the loop must keep
+	}{
+		{"tests", pointsto.Config{Patterns: []string{"./testdata/races/tests_own_callbacks"}, Tests: true}, true, true,
+			[]string{"main_test.go:22:2 main_test.go:19:26"}},
+		{"main", pointsto.Config{Patterns: []string{"./testdata/races/demand_container"}}, false, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := analyzerOf(t, tt.cfg)
+			once, err := Run(a, Options{Once: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(once.Sigma.Roots) > 0 {
+				t.Errorf("the first run splits sites by root: %v", once.Sigma.Roots)
+			}
+			res, err := Run(a, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Sigma.Roots) > 0; got != tt.split {
+				t.Errorf("sites split by root: %v, want some: %v", res.Sigma.Roots, tt.split)
+			}
+			first, last := racePositions(once), racePositions(res)
+			if got := len(last) < len(first); got != tt.removed {
+				t.Errorf("races %v after the first run's %v: removed some = %v, want %v", last, first, got, tt.removed)
+			}
+			for _, race := range tt.stays {
+				if !slices.Contains(last, race) {
+					t.Errorf("race %s removed; left: %v", race, last)
+				}
+			}
+		})
+	}
+}
+
 // TestAgreesWithK3 runs the loop and uniform k = 3 on all of
 // testdata/races: the loop must report every race k = 3 reports and no
 // race k = 3 proves absent.
