@@ -88,9 +88,10 @@ var errNoRun = errors.New("demand: stopped before the first run completed")
 // repeats a site, and raise k for every site in them (allocation sites,
 // and the call sites in their contexts) to one more than the object's
 // length; split by root the sites through which two tests' goroutines and
-// objects may meet (rootSplits); rerun until Sigma stops changing. What does not depend on Sigma (loading, SSA, facts, the
-// context-insensitive pass) is a's and is reused, and so is the funnel's
-// classification of the accesses.
+// objects may meet (rootSplits); rerun until Sigma stops changing. What
+// does not depend on Sigma (loading, SSA, facts, the context-insensitive
+// pass) is a's and is reused, and so is the funnel's classification of the
+// accesses.
 //
 // Two shortcuts (doc.go) save runs and work: a run after the first checks
 // only the previous run's races, and a Sigma whose raises
@@ -142,12 +143,12 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	// only rises, Roots only grows. refine sets k = len(elems)+1 for
 	// contexts that repeat no site, so no k passes the number of sites
 	// plus one, and there are at most 1 + the number of sites + the sum
-	// over sites of (final k - default k) runs: polynomial in the sites. Each
-	// run's size is bounded by MaxContexts (through the estimate), not by
-	// a polynomial: on a ring of n goroutines that start one another, k
-	// rises by one go site per run, about n runs, unless patience runs out
-	// first (TestChainWork): then at most Patience+1 runs follow one
-	// another with no race removed.
+	// over sites of (final k - default k) runs: polynomial in the sites.
+	// Each run's size is bounded by MaxContexts (through the estimate),
+	// not by a polynomial: on a ring of n goroutines that start one
+	// another, k rises by one go site per run, about n runs, unless
+	// patience runs out first (TestChainWork): then at most Patience+1
+	// runs follow one another with no race removed.
 	patience := opts.Patience
 	if patience == 0 {
 		patience = DefaultPatience
@@ -482,15 +483,15 @@ func racePairs(rr *races.Result) map[[2]uint32]bool {
 
 // sameAnalysis reports whether the analysis under next would give r again:
 // never when next splits another site by root, which changes where
-// contexts keep their root base. Otherwise Sigma only decides how contexts
-// are made, which kobj.dl's newObj and
-// callCtx record: an object of site h made in context c is h and the first
-// k(h)-1 elements of c; a plain call at i from c runs in i and the first
-// k(i)-1 elements of c (c itself if k(i) = 0), unless the callee runs in a
-// context of its own whatever k is (the empty one of an initializer, or
-// the caller's for a callback the runtime runs later). If no context of a
-// site or call whose k changes was cut at its old k, next makes the same
-// contexts in the same order, and the same facts, points-to and races.
+// contexts keep their root base. Otherwise Sigma only decides how
+// contexts are made, which kobj.dl's newObj and callCtx record: an object
+// of site h made in context c is h and the first k(h)-1 elements of c; a
+// plain call at i from c runs in i and the first k(i)-1 elements of c (c
+// itself if k(i) = 0), unless the callee runs in a context of its own
+// whatever k is (the empty one of an initializer, or the caller's for a
+// callback the runtime runs later). If no context of a site or call whose
+// k changes was cut at its old k, next makes the same contexts in the
+// same order, and the same facts, points-to and races.
 func sameAnalysis(r *pointsto.Result, next *pointsto.Sigma) bool {
 	cs, old := r.Contexts, r.Sigma
 	if !maps.Equal(old.Roots, next.Roots) {

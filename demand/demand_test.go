@@ -409,30 +409,48 @@ func describe(f *pointsto.Facts, race races.Race) string {
 // TestMaxContexts: a bound at the k = 1 estimate keeps every allocation
 // site at k = 1 and says which ones it kept.
 func TestMaxContexts(t *testing.T) {
-	a := analyzer(t, "./testdata/races/naik_fig4_1")
-	once, err := Run(a, Options{Once: true})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		cfg  pointsto.Config
+	}{
+		{"k", pointsto.Config{Patterns: []string{"./testdata/races/naik_fig4_1"}}},
+		// Splitting a site by root multiplies its objects by the tests
+		// that reach it: capped too.
+		{"roots", pointsto.Config{Patterns: []string{"./testdata/races/tests_own_callbacks"}, Tests: true}},
 	}
-	start, _, err := apd.NewFromString(once.Iterations[0].Estimate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit, err := start.Int64()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(a, Options{MaxContexts: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Capped) == 0 || len(res.Sigma.Sites) != 0 {
-		t.Errorf("with the bound at the k = 1 estimate %d: capped %v, raised %v; want capped sites and none raised", limit, res.Capped, res.Sigma.Sites)
-	}
-	for _, it := range res.Iterations {
-		if it.Estimate != once.Iterations[0].Estimate {
-			t.Errorf("estimate %s passes the bound %d", it.Estimate, limit)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := analyzerOf(t, tt.cfg)
+			once, err := Run(a, Options{Once: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, _, err := apd.NewFromString(once.Iterations[0].Estimate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			limit, err := start.Int64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(a, Options{MaxContexts: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Capped) == 0 {
+				t.Errorf("with the bound at the k = 1 estimate %d no site is capped", limit)
+			}
+			for _, h := range res.Capped {
+				if res.Sigma.SiteK(h) != 1 || res.Sigma.Roots[h] {
+					t.Errorf("capped site %d has k = %d, split by root %v", h, res.Sigma.SiteK(h), res.Sigma.Roots[h])
+				}
+			}
+			for _, it := range res.Iterations {
+				if it.Estimate != once.Iterations[0].Estimate {
+					t.Errorf("estimate %s passes the bound %d", it.Estimate, limit)
+				}
+			}
+		})
 	}
 }
 
