@@ -47,6 +47,17 @@ func analyzerOf(t testing.TB, cfg pointsto.Config) *pointsto.Analyzer {
 	return a
 }
 
+// firstRun loads cfg and runs the loop's first run alone.
+func firstRun(t *testing.T, cfg pointsto.Config) (*pointsto.Analyzer, *Result) {
+	t.Helper()
+	a := analyzerOf(t, cfg)
+	once, err := Run(a, Options{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, once
+}
+
 // racePositions describes each race by its two access positions.
 func racePositions(res *Result) []string {
 	f := res.PointsTo.Facts
@@ -156,11 +167,7 @@ func TestRootSplits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := analyzerOf(t, tt.cfg)
-			once, err := Run(a, Options{Once: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			a, once := firstRun(t, tt.cfg)
 			if len(once.Sigma.Roots) > 0 {
 				t.Errorf("the first run splits sites by root: %v", once.Sigma.Roots)
 			}
@@ -420,11 +427,7 @@ func TestMaxContexts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := analyzerOf(t, tt.cfg)
-			once, err := Run(a, Options{Once: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			a, once := firstRun(t, tt.cfg)
 			start, _, err := apd.NewFromString(once.Iterations[0].Estimate)
 			if err != nil {
 				t.Fatal(err)
