@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
+	"github.com/chordgo/chordgo/mhp"
 	"github.com/chordgo/chordgo/pointsto"
 	"github.com/chordgo/chordgo/races"
 	"github.com/cockroachdb/apd/v3"
@@ -79,14 +81,17 @@ type Result struct {
 // result.
 var errNoRun = errors.New("demand: stopped before the first run completed")
 
-// Run runs the loop of Naik's Figure 4.8: start with k = 1 everywhere;
-// after each run, take the abstract objects the remaining races are on,
-// skip those already seen and those whose context repeats a site, and
-// raise k for every site in them (allocation sites, and the call sites in
-// their contexts) to one more than the object's length; rerun until Sigma
-// stops changing. What does not depend on Sigma (loading, SSA, facts, the
-// context-insensitive pass) is a's and is reused, and so is the funnel's
-// classification of the accesses.
+// Run runs the loop of Naik's Figure 4.8: start with k = 1 everywhere and
+// no site split by test root; after each run, take the abstract objects
+// the remaining races are on (with their holders and the objects their
+// accesses run in), skip those already seen and those whose context
+// repeats a site, and raise k for every site in them (allocation sites,
+// and the call sites in their contexts) to one more than the object's
+// length; split by root the sites through which two tests' goroutines and
+// objects may meet (rootSplits); rerun until Sigma stops changing. What
+// does not depend on Sigma (loading, SSA, facts, the context-insensitive
+// pass) is a's and is reused, and so is the funnel's classification of the
+// accesses.
 //
 // Two shortcuts (doc.go) save runs and work: a run after the first checks
 // only the previous run's races, and a Sigma whose raises
@@ -134,15 +139,16 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		return out, nil
 	}
 	// Termination: a run is followed by another only when refine raised
-	// some site's k (else it returns nil), and k only rises. refine sets
-	// k = len(elems)+1 for contexts that repeat no site, so no k passes
-	// the number of sites plus one, and there are at most 1 + the sum over
-	// sites of (final k - default k) runs: polynomial in the sites. Each
-	// run's size is bounded by MaxContexts (through the estimate), not by
-	// a polynomial: on a ring of n goroutines that start one another, k
-	// rises by one go site per run, about n runs, unless patience runs out
-	// first (TestChainWork): then at most Patience+1 runs follow one
-	// another with no race removed.
+	// some site's k or split a site by root (else it returns nil), and k
+	// only rises, Roots only grows. refine sets k = len(elems)+1 for
+	// contexts that repeat no site, so no k passes the number of sites
+	// plus one, and there are at most 1 + the number of sites + the sum
+	// over sites of (final k - default k) runs: polynomial in the sites.
+	// Each run's size is bounded by MaxContexts (through the estimate),
+	// not by a polynomial: on a ring of n goroutines that start one
+	// another, k rises by one go site per run, about n runs, unless
+	// patience runs out first (TestChainWork): then at most Patience+1
+	// runs follow one another with no race removed.
 	patience := opts.Patience
 	if patience == 0 {
 		patience = DefaultPatience
@@ -213,19 +219,24 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 // refine returns the Sigma for the next run, or nil if nothing changes.
 func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen map[string]bool) *pointsto.Sigma {
 	f := r.Facts
-	next := &pointsto.Sigma{Sites: map[uint32]int{}, Calls: map[uint32]int{}, DefaultSite: sigma.DefaultSite, DefaultCalls: sigma.DefaultCalls}
-	for h, k := range sigma.Sites {
-		next.Sites[h] = k
-	}
-	for i, k := range sigma.Calls {
-		next.Calls[i] = k
-	}
+	next := sigma.Clone()
 	changed := false
 	var objs []pointsto.Ctx
 	for _, race := range rr.Races {
 		objs = append(objs, race.Locations...)
 	}
 	objs = append(objs, holders(r, objs)...)
+	objs = append(objs, accessObjects(r, rr)...)
+	// Without tests, benchmarks, fuzz targets or examples, no context has a
+	// root base to keep.
+	if len(f.TestEntries()) > 0 {
+		for _, h := range rootSplits(r, rr, objs) {
+			if !next.Roots[h] {
+				next.Roots[h] = true
+				changed = true
+			}
+		}
+	}
 	for _, loc := range objs {
 		elems := r.Contexts.Elements(loc)
 		// A location inside an object has the object's heap context:
@@ -261,13 +272,10 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 	return next
 }
 
-// holders returns the objects that have a field, element or content that
-// may point to (or into) one of objs: the containers through which the
-// racing accesses reach them. Refining only the raced object splits it by
-// its allocation's context, but a container that stays merged still hands
-// every split object to every access (one abstract cache, two maps).
-func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
-	cs := r.Contexts
+// outermost returns, for each object, the object it lies in (itself if it
+// lies in none): fields, elements and contents share their object's heap
+// context.
+func outermost(r *pointsto.Result) func(pointsto.Ctx) pointsto.Ctx {
 	parent := map[pointsto.Ctx]pointsto.Ctx{} // sub-object -> the object it lies in
 	for t := range r.Tuples("subObj") {
 		parent[t[2]] = t[0]
@@ -275,7 +283,7 @@ func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
 	// Termination: each step goes to the object o lies in; sub-objects are
 	// made by a descent through a site's sub-sites (pointsto's
 	// addObject), a finite tree, so no object lies in itself.
-	root := func(o pointsto.Ctx) pointsto.Ctx {
+	return func(o pointsto.Ctx) pointsto.Ctx {
 		for {
 			p, ok := parent[o]
 			if !ok {
@@ -284,22 +292,184 @@ func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
 			o = p
 		}
 	}
+}
+
+// heldIn calls fn(o, o2) for each object o with a location that may point
+// to (or into) o2: a field, element or content (hpt), or a closure's free
+// variable (closureVal).
+func heldIn(r *pointsto.Result, fn func(o, o2 pointsto.Ctx)) {
+	for t := range r.Tuples("hpt") {
+		fn(t[0], t[1])
+	}
+	for t := range r.Tuples("closureVal") {
+		fn(t[0], t[2])
+	}
+}
+
+// holders returns the objects that have a field, element or content that
+// may point to (or into) one of objs, or a closure bound to one: the
+// containers through which the racing accesses reach them. Refining only
+// the raced object splits it by its allocation's context, but a container
+// that stays merged still hands every split object to every access (one
+// abstract cache, two maps).
+func holders(r *pointsto.Result, objs []pointsto.Ctx) []pointsto.Ctx {
+	cs := r.Contexts
+	root := outermost(r)
 	raced := map[pointsto.Ctx]bool{}
 	for _, o := range objs {
 		raced[root(o)] = true
 	}
 	seen := map[pointsto.Ctx]bool{}
 	var out []pointsto.Ctx
-	for t := range r.Tuples("hpt") {
-		if raced[root(t[1])] {
-			if h := root(t[0]); !raced[h] && !seen[h] && cs.Site(h) != cs.Site(root(t[1])) {
+	heldIn(r, func(o, o2 pointsto.Ctx) {
+		if raced[root(o2)] {
+			if h := root(o); !raced[h] && !seen[h] && cs.Site(h) != cs.Site(root(o2)) {
 				seen[h] = true
 				out = append(out, h)
+			}
+		}
+	})
+	slices.Sort(out)
+	return out
+}
+
+// accessObjects returns the objects in whose context a racing access
+// touches its race's locations (a method of a receiver, a closure): while
+// such an object stands for several, so does what it reaches (a closure
+// made in two objects' methods binds both objects' variables).
+func accessObjects(r *pointsto.Result, rr *races.Result) []pointsto.Ctx {
+	f, cs := r.Facts, r.Contexts
+	root := outermost(r)
+	ptrs := map[uint32][]uint32{} // E -> the values it accesses through
+	for _, rel := range []string{"read", "write", "mapRead", "mapWrite"} {
+		for _, t := range f.Tuples(rel) {
+			ptrs[t[0]] = append(ptrs[t[0]], t[1])
+		}
+	}
+	raced := map[uint32]map[pointsto.Ctx]bool{} // V -> the objects its races are on
+	for _, race := range rr.Races {
+		for _, a := range race.Accesses {
+			for _, v := range ptrs[a.E] {
+				if raced[v] == nil {
+					raced[v] = map[pointsto.Ctx]bool{}
+				}
+				for _, o := range race.Locations {
+					raced[v][root(o)] = true
+				}
+			}
+		}
+	}
+	seen := map[pointsto.Ctx]bool{}
+	var out []pointsto.Ctx
+	for t := range r.Tuples("pt") {
+		c, v, o := t[0], t[1], t[2]
+		if objs := raced[v]; objs != nil && objs[root(o)] && !seen[c] {
+			seen[c] = true
+			if es := cs.Elements(c); len(es) > 0 && es[0].Site {
+				out = append(out, c)
 			}
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// rootSplits returns the root sites to split by root for the races of rr
+// on objs (and their holders): objs' own, those in the contexts the racing
+// goroutines are spawned in and start in, and those of the objects on the
+// heap paths from the objects the goroutines start in (closures,
+// receivers) to objs. A goroutine of one test reaches another test's
+// object only through what is merged on such a path; splitting the
+// objects alone leaves the path handing both to each goroutine. Unlike k,
+// splitting by root unrolls nothing, so recursive contexts are split too.
+// The objects the goroutines start and are spawned in are split, not
+// refined: their k is not what merges two tests' goroutines.
+func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx) []uint32 {
+	f, cs := r.Facts, r.Contexts
+	var sites []uint32
+	for _, o := range objs {
+		sites = append(sites, f.Site(cs.Site(o)).Root)
+	}
+	var starts []pointsto.Ctx // the objects goroutines start in
+	for _, c := range goroutineContexts(rr) {
+		for i, e := range cs.Elements(c) {
+			if e.Site {
+				sites = append(sites, f.Site(e.ID).Root)
+				if i == 0 {
+					starts = append(starts, c)
+				}
+			}
+		}
+	}
+	root := outermost(r)
+	next := map[pointsto.Ctx][]pointsto.Ctx{}
+	heldIn(r, func(o, o2 pointsto.Ctx) {
+		next[root(o)] = append(next[root(o)], root(o2))
+	})
+	from := reachable(starts, root, func(o pointsto.Ctx) []pointsto.Ctx { return next[o] })
+	prev := map[pointsto.Ctx][]pointsto.Ctx{}
+	for o := range from {
+		for _, o2 := range next[o] {
+			prev[o2] = append(prev[o2], o)
+		}
+	}
+	to := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx { return prev[o] })
+	for o := range to {
+		if from[o] {
+			sites = append(sites, f.Site(cs.Site(o)).Root)
+		}
+	}
+	slices.Sort(sites)
+	return slices.Compact(sites)
+}
+
+// reachable returns the objects reachable from the outermost objects of
+// starts through step. Termination: each object is expanded once.
+func reachable(starts []pointsto.Ctx, root func(pointsto.Ctx) pointsto.Ctx, step func(pointsto.Ctx) []pointsto.Ctx) map[pointsto.Ctx]bool {
+	seen := map[pointsto.Ctx]bool{}
+	var work []pointsto.Ctx
+	for _, o := range starts {
+		if o := root(o); !seen[o] {
+			seen[o] = true
+			work = append(work, o)
+		}
+	}
+	for len(work) > 0 {
+		o := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, o2 := range step(o) {
+			if !seen[o2] {
+				seen[o2] = true
+				work = append(work, o2)
+			}
+		}
+	}
+	return seen
+}
+
+// goroutineContexts returns the contexts the goroutines of the races start
+// in and are spawned in, sorted.
+func goroutineContexts(rr *races.Result) []pointsto.Ctx {
+	gs := rr.Goroutines
+	racing := map[uint32]bool{}
+	for _, race := range rr.Races {
+		for _, p := range race.Pairs {
+			racing[p[0]], racing[p[1]] = true, true
+		}
+	}
+	var out []pointsto.Ctx
+	for g := range racing {
+		if gs.List[g].Kind == mhp.GoGoroutine {
+			out = append(out, gs.List[g].Ctx)
+		}
+	}
+	for t := range gs.Tuples("threadEntry") {
+		if racing[t[0]] {
+			out = append(out, t[1])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // racePairs returns the access pairs (E ids) of the races.
@@ -311,17 +481,22 @@ func racePairs(rr *races.Result) map[[2]uint32]bool {
 	return out
 }
 
-// sameAnalysis reports whether the analysis under next would give r again.
-// Sigma only decides how contexts are made, which kobj.dl's newObj and
-// callCtx record: an object of site h made in context c is h and the first
-// k(h)-1 elements of c; a plain call at i from c runs in i and the first
-// k(i)-1 elements of c (c itself if k(i) = 0), unless the callee runs in a
-// context of its own whatever k is (the empty one of an initializer, or
-// the caller's for a callback the runtime runs later). If no context of a
-// site or call whose k changes was cut at its old k, next makes the same
-// contexts in the same order, and the same facts, points-to and races.
+// sameAnalysis reports whether the analysis under next would give r again:
+// never when next splits another site by root, which changes where
+// contexts keep their root base. Otherwise Sigma only decides how
+// contexts are made, which kobj.dl's newObj and callCtx record: an object
+// of site h made in context c is h and the first k(h)-1 elements of c; a
+// plain call at i from c runs in i and the first k(i)-1 elements of c (c
+// itself if k(i) = 0), unless the callee runs in a context of its own
+// whatever k is (the empty one of an initializer, or the caller's for a
+// callback the runtime runs later). If no context of a site or call whose
+// k changes was cut at its old k, next makes the same contexts in the
+// same order, and the same facts, points-to and races.
 func sameAnalysis(r *pointsto.Result, next *pointsto.Sigma) bool {
 	cs, old := r.Contexts, r.Sigma
+	if !maps.Equal(old.Roots, next.Roots) {
+		return false // a site split by root changes where contexts keep their root base
+	}
 	kept := func(c pointsto.Ctx, k int) []pointsto.CtxElem {
 		elems := cs.Elements(c)
 		return elems[:min(len(elems), max(k-1, 0))]
@@ -395,7 +570,9 @@ type estimator struct {
 	f       *pointsto.Facts
 	callers [][]uint32 // by M: the functions calling it, once per call site
 	memo    map[[2]uint32]*apd.Decimal
-	err     error // the first arithmetic error (an exponent out of apd's range)
+	tests   map[uint32]bool         // the entries that run in root contexts of their own
+	roots   map[uint32]*apd.Decimal // by M: the tests that reach it, at least 1
+	err     error                   // the first arithmetic error (an exponent out of apd's range)
 }
 
 // add sets sum to sum+x, exactly (precision 0: no rounding).
@@ -407,7 +584,11 @@ func (e *estimator) add(sum, x *apd.Decimal) {
 
 func newEstimator(a *pointsto.Analyzer) *estimator {
 	f := a.Facts
-	e := &estimator{f: f, callers: make([][]uint32, f.Size(pointsto.DomM)), memo: map[[2]uint32]*apd.Decimal{}}
+	e := &estimator{f: f, callers: make([][]uint32, f.Size(pointsto.DomM)), memo: map[[2]uint32]*apd.Decimal{},
+		tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}}
+	for _, m := range f.TestEntries() {
+		e.tests[m] = true
+	}
 	for i, callees := range a.CallGraph() {
 		for _, m := range callees {
 			e.callers[m] = append(e.callers[m], f.Caller(i))
@@ -440,6 +621,35 @@ func (e *estimator) contexts(m uint32, n int) *apd.Decimal {
 	return sum
 }
 
+// rootsOf bounds the root contexts an object allocated in m may have: the
+// tests that reach m in the context-insensitive call graph (1 if none: the
+// object is on the empty base). Termination: each function is visited
+// once per call, and the result is memoized.
+func (e *estimator) rootsOf(m uint32) *apd.Decimal {
+	if d, ok := e.roots[m]; ok {
+		return d
+	}
+	visited := map[uint32]bool{m: true}
+	work := []uint32{m}
+	n := int64(0)
+	for len(work) > 0 {
+		m2 := work[len(work)-1]
+		work = work[:len(work)-1]
+		if e.tests[m2] {
+			n++
+		}
+		for _, caller := range e.callers[m2] {
+			if !visited[caller] {
+				visited[caller] = true
+				work = append(work, caller)
+			}
+		}
+	}
+	d := apd.New(max(n, 1), 0)
+	e.roots[m] = d
+	return d
+}
+
 // size estimates |A| under sigma: the objects of every allocation site.
 func (e *estimator) size(sigma *pointsto.Sigma) *apd.Decimal {
 	total := apd.New(0, 0)
@@ -451,14 +661,22 @@ func (e *estimator) size(sigma *pointsto.Sigma) *apd.Decimal {
 		n := apd.New(1, 0)
 		if s.Func != pointsto.NoID {
 			n = e.contexts(s.Func, sigma.SiteK(uint32(h))-1)
+			if sigma.Roots[uint32(h)] {
+				var split apd.Decimal
+				if _, err := exact.Mul(&split, n, e.rootsOf(s.Func)); err != nil && e.err == nil {
+					e.err = err
+				}
+				n = &split
+			}
 		}
 		e.add(total, n)
 	}
 	return total
 }
 
-// cap undoes the raises of next that would take the estimate past max,
-// site by site, and records them in capped; nil if nothing is left.
+// cap undoes the raises of next (k, and the split by root) that would take
+// the estimate past max, site by site, and records them in capped; nil if
+// nothing is left.
 func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32) *pointsto.Sigma {
 	limit := apd.New(max, 0)
 	var raised []uint32
@@ -467,7 +685,13 @@ func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32
 			raised = append(raised, h)
 		}
 	}
+	for h := range next.Roots {
+		if !sigma.Roots[h] {
+			raised = append(raised, h)
+		}
+	}
 	slices.Sort(raised)
+	raised = slices.Compact(raised)
 	// Termination: one pass over the raised sites, each estimate linear in
 	// the sites once contexts' memo is filled.
 	for _, h := range raised {
@@ -478,6 +702,9 @@ func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32
 			next.Sites[h] = k
 		} else {
 			delete(next.Sites, h)
+		}
+		if !sigma.Roots[h] {
+			delete(next.Roots, h)
 		}
 		*capped = append(*capped, h)
 	}

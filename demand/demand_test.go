@@ -47,6 +47,17 @@ func analyzerOf(t testing.TB, cfg pointsto.Config) *pointsto.Analyzer {
 	return a
 }
 
+// firstRun loads cfg and runs the loop's first run alone.
+func firstRun(t *testing.T, cfg pointsto.Config) (*pointsto.Analyzer, *Result) {
+	t.Helper()
+	a := analyzerOf(t, cfg)
+	once, err := Run(a, Options{Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, once
+}
+
 // racePositions describes each race by its two access positions.
 func racePositions(res *Result) []string {
 	f := res.PointsTo.Facts
@@ -134,6 +145,49 @@ func TestHolders(t *testing.T) {
 		if !raised[want] {
 			t.Errorf("k not raised at %q; raised: %v", want, raised)
 		}
+	}
+}
+
+// The first run splits no site by test root, so two tests' caches are one
+// object and each test's janitor seems to run the other test's callback
+// (testdata/races/tests_own_callbacks); the loop splits by root the sites
+// the remaining races need and those races go, while the race within
+// TestB stays. A program without tests gets no site split by root.
+func TestRootSplits(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     pointsto.Config
+		split   bool     // some site is split by root at the end
+		removed bool     // the loop removes some race of the first run
+		stays   []string // races the loop must keep
+	}{
+		{"tests", pointsto.Config{Patterns: []string{"./testdata/races/tests_own_callbacks"}, Tests: true}, true, true,
+			[]string{"main_test.go:22:2 main_test.go:19:26"}},
+		{"main", pointsto.Config{Patterns: []string{"./testdata/races/demand_container"}}, false, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, once := firstRun(t, tt.cfg)
+			if len(once.Sigma.Roots) > 0 {
+				t.Errorf("the first run splits sites by root: %v", once.Sigma.Roots)
+			}
+			res, err := Run(a, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(res.Sigma.Roots) > 0; got != tt.split {
+				t.Errorf("sites split by root: %v, want some: %v", res.Sigma.Roots, tt.split)
+			}
+			first, last := racePositions(once), racePositions(res)
+			if got := len(last) < len(first); got != tt.removed {
+				t.Errorf("races %v after the first run's %v: removed some = %v, want %v", last, first, got, tt.removed)
+			}
+			for _, race := range tt.stays {
+				if !slices.Contains(last, race) {
+					t.Errorf("race %s removed; left: %v", race, last)
+				}
+			}
+		})
 	}
 }
 
@@ -362,30 +416,44 @@ func describe(f *pointsto.Facts, race races.Race) string {
 // TestMaxContexts: a bound at the k = 1 estimate keeps every allocation
 // site at k = 1 and says which ones it kept.
 func TestMaxContexts(t *testing.T) {
-	a := analyzer(t, "./testdata/races/naik_fig4_1")
-	once, err := Run(a, Options{Once: true})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		cfg  pointsto.Config
+	}{
+		{"k", pointsto.Config{Patterns: []string{"./testdata/races/naik_fig4_1"}}},
+		// Splitting a site by root multiplies its objects by the tests
+		// that reach it: capped too.
+		{"roots", pointsto.Config{Patterns: []string{"./testdata/races/tests_own_callbacks"}, Tests: true}},
 	}
-	start, _, err := apd.NewFromString(once.Iterations[0].Estimate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit, err := start.Int64()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(a, Options{MaxContexts: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Capped) == 0 || len(res.Sigma.Sites) != 0 {
-		t.Errorf("with the bound at the k = 1 estimate %d: capped %v, raised %v; want capped sites and none raised", limit, res.Capped, res.Sigma.Sites)
-	}
-	for _, it := range res.Iterations {
-		if it.Estimate != once.Iterations[0].Estimate {
-			t.Errorf("estimate %s passes the bound %d", it.Estimate, limit)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, once := firstRun(t, tt.cfg)
+			start, _, err := apd.NewFromString(once.Iterations[0].Estimate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			limit, err := start.Int64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(a, Options{MaxContexts: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Capped) == 0 {
+				t.Errorf("with the bound at the k = 1 estimate %d no site is capped", limit)
+			}
+			for _, h := range res.Capped {
+				if res.Sigma.SiteK(h) != 1 || res.Sigma.Roots[h] {
+					t.Errorf("capped site %d has k = %d, split by root %v", h, res.Sigma.SiteK(h), res.Sigma.Roots[h])
+				}
+			}
+			for _, it := range res.Iterations {
+				if it.Estimate != once.Iterations[0].Estimate {
+					t.Errorf("estimate %s passes the bound %d", it.Estimate, limit)
+				}
+			}
+		})
 	}
 }
 

@@ -23,10 +23,21 @@
 //
 // Each iteration runs k-object-sensitive points-to under Sigma and the race
 // funnel. The abstract objects of the remaining races (the object of each
-// race's location) that were not refined before and whose context does not
-// repeat a site give the next Sigma: every site in the object, allocation
-// sites and the call sites that Go's hybrid contexts hold (DESIGN.md,
-// section 3), gets k = the object's length + 1. The loop stops when Sigma
+// race's location), the objects holding them (a field, element or content
+// pointing to them, a closure bound to them) and the objects in whose
+// context a racing access touches them (a receiver, a closure), where not
+// refined before and where their context does not repeat a site, give the
+// next Sigma: every site in the object, allocation sites and the call
+// sites that Go's hybrid contexts hold (DESIGN.md, section 3), gets k =
+// the object's length + 1. Splitting by test root (pointsto.Sigma.Roots,
+// kobj.dl) is given on demand the same way: the first run splits nothing,
+// so a test's code is analyzed once however many tests reach it, and each
+// later Sigma splits the root sites of those objects, of the objects the
+// racing goroutines are spawned and start in, and of the objects on the
+// heap paths from the objects a racing goroutine starts in to the raced
+// ones: the objects through which one test's goroutine may reach another
+// test's object. A site only joins Roots, so this adds at most one change
+// per site to the loop's bound. The loop stops when Sigma
 // does not change, or when Options.Patience runs in a row (default 2)
 // removed no race pair: the false races have stopped falling away.
 // Stopping early is sound, as every run is; it only keeps races a longer
@@ -44,7 +55,8 @@
 //     which is sound, as each run is: the earlier run proved it race-free.
 //     The funnel counts (Table 2.4) are the first run's, the one over all
 //     pairs.
-//   - A Sigma whose raises cut no context differently (every object and
+//   - A Sigma that splits no new site by root and whose raises cut no
+//     context differently (every object and
 //     call context of a site whose k changes was shorter than its old k)
 //     makes the same contexts, so it would give the same points-to, races
 //     and objects, and the loop would stop after it: it is not run, and
@@ -53,7 +65,8 @@
 // Before each run, an estimate of |A| bounds the cost: a function has at
 // most as many contexts of length n as the sum over its call sites of
 // their callers' contexts of length n-1, and an allocation site with k has
-// as many objects as its function has contexts of length k-1. The counts
+// as many objects as its function has contexts of length k-1, times the
+// tests that reach its function if it is split by root. The counts
 // grow exponentially, so they are exact decimals
 // (github.com/cockroachdb/apd). Raises that take the estimate past
 // Options.MaxContexts are undone, site by site, and reported (Capped).

@@ -2,6 +2,7 @@ package pointsto
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -14,17 +15,30 @@ import (
 // how many elements its objects' contexts hold (1: the site alone); for a
 // call site of a plain function, how many elements the callee's context
 // holds (0: the caller's context, Naik's rule; 1: the call site alone).
+// Roots are the allocation sites whose objects are split by the test root
+// that allocates them, whatever k is (see rootContext).
 type Sigma struct {
-	Sites        map[uint32]int // H root site -> k
-	Calls        map[uint32]int // I call site -> k
+	Sites        map[uint32]int  // H root site -> k
+	Calls        map[uint32]int  // I call site -> k
+	Roots        map[uint32]bool // H root sites split by root
 	DefaultSite  int
 	DefaultCalls int
 }
 
 // NewSigma returns the starting point of the demand loop: k = 1 for every
-// allocation site and every call site.
+// allocation site and every call site, no site split by root.
 func NewSigma() *Sigma {
-	return &Sigma{Sites: map[uint32]int{}, Calls: map[uint32]int{}, DefaultSite: 1, DefaultCalls: 1}
+	return &Sigma{Sites: map[uint32]int{}, Calls: map[uint32]int{}, Roots: map[uint32]bool{}, DefaultSite: 1, DefaultCalls: 1}
+}
+
+// Clone returns a copy of s that shares no map with it.
+func (s *Sigma) Clone() *Sigma {
+	out := NewSigma()
+	maps.Copy(out.Sites, s.Sites)
+	maps.Copy(out.Calls, s.Calls)
+	maps.Copy(out.Roots, s.Roots)
+	out.DefaultSite, out.DefaultCalls = s.DefaultSite, s.DefaultCalls
+	return out
 }
 
 // SiteK returns k for allocation site h.
@@ -79,10 +93,13 @@ func newContexts(nSites int) *Contexts {
 	}
 }
 
-// rootContext returns the base context of test root ri: everything its
-// test allocates, in code it reaches through calls and through the methods
-// and closures of objects it allocated, carries ri, so that two tests'
-// objects of one site are two objects (kobj.dl states why that is sound).
+// rootContext returns the base context of test root ri. A context keeps
+// its base through plain calls into functions that may allocate objects of
+// a site split by root (Sigma.Roots), and an object of such a site keeps
+// the base of the context that allocates it, so its methods and closures
+// run on that base too: two tests' objects of a split site are two
+// objects. Every other object, and every other callee's context, is on
+// Epsilon (kobj.dl states why any such choice is sound).
 func (cs *Contexts) rootContext(ri int) Ctx {
 	key := uint64(rootElem+uint32(ri)) << 32
 	if c, ok := cs.ids[key]; ok {
@@ -122,6 +139,18 @@ func (cs *Contexts) intern(elem uint32, tail Ctx) Ctx {
 	cs.length = append(cs.length, cs.length[tail]+1)
 	cs.base = append(cs.base, cs.base[tail])
 	return c
+}
+
+// cut returns the first n elements of c, on c's base if keepBase, else on
+// Epsilon.
+func (cs *Contexts) cut(c Ctx, n int, keepBase bool) Ctx {
+	if keepBase || cs.base[c] == Epsilon {
+		return cs.prefix(c, n)
+	}
+	if n <= 0 || cs.length[c] == 0 {
+		return Epsilon
+	}
+	return cs.intern(cs.head[c], cs.cut(cs.tail[c], n-1, false))
 }
 
 // prefix returns the first n elements of c, on c's base.
@@ -222,6 +251,10 @@ type enumerator struct {
 	made  map[Ctx]bool
 	ctxs  []map[Ctx]bool // by M: the contexts m was reached in
 	queue []reachedFn
+	// carry, by M, says whether m's contexts keep their root base: m may
+	// reach, in ci.dl's call graph, an allocation of a site split by root.
+	// Elsewhere the base could only tell apart objects that drop it.
+	carry []bool
 }
 
 type reachedFn struct {
@@ -239,13 +272,14 @@ func newEnumerator(f *Facts, ci *ciResult, sigma *Sigma) *enumerator {
 		made: map[Ctx]bool{},
 		ctxs: make([]map[Ctx]bool, f.Size(DomM)),
 	}
+	e.carry = e.ix.reaching(ci, func(h uint32) bool { return sigma.Roots[h] })
 	e.out.selfCtx = e.ix.selfCtxFuncs
 	for _, h := range e.ix.globals {
 		o := e.cs.intern(h, Epsilon)
 		e.out.globalObj = append(e.out.globalObj, h, o)
 		e.addObject(h, o)
 	}
-	entryCtx := entryContexts(f, e.cs)
+	entryCtx := entryContexts(f, e.cs, e.carry)
 	for _, m := range e.ix.entries {
 		c := entryCtx[m]
 		e.out.entryCtx = append(e.out.entryCtx, c, m)
@@ -275,7 +309,7 @@ func (e *enumerator) addObject(h uint32, o Ctx) {
 }
 
 func (e *enumerator) newObject(c Ctx, h uint32) Ctx {
-	o := e.cs.intern(h, e.cs.prefix(c, e.sigma.SiteK(h)-1))
+	o := e.cs.intern(h, e.cs.cut(c, e.sigma.SiteK(h)-1, e.sigma.Roots[h]))
 	e.out.newObj = append(e.out.newObj, c, h, o)
 	if !e.made[o] {
 		e.made[o] = true
@@ -333,7 +367,7 @@ func (e *enumerator) expand(w reachedFn) {
 				// only repeat its facts.
 				c2 = Epsilon
 			case k > 0:
-				c2 = cs.intern(cs.nSites+i, cs.prefix(w.c, k-1))
+				c2 = cs.intern(cs.nSites+i, cs.cut(w.c, k-1, e.carry[m2]))
 			}
 			e.out.callCtx = append(e.out.callCtx, w.c, i, c2)
 			if plain {
@@ -433,14 +467,70 @@ func isInit(fn *ssa.Function) bool {
 }
 
 // entryContexts gives each entry the context it runs in: a test,
-// benchmark, fuzz target or example its root context; main.main, TestMain
-// and the package initializers, which run before the tests and whose
-// objects every test may share, Epsilon.
-func entryContexts(f *Facts, cs *Contexts) map[uint32]Ctx {
+// benchmark, fuzz target or example that carries its root base (carry) its
+// root context; the others, and main.main, TestMain and the package
+// initializers, which run before the tests and whose objects every test
+// may share, Epsilon.
+func entryContexts(f *Facts, cs *Contexts, carry []bool) map[uint32]Ctx {
 	out := map[uint32]Ctx{}
 	for ri, root := range f.Prog.Roots {
-		if m, ok := f.funcID[root.Func]; ok && root.Kind != Main && root.Kind != TestMain {
+		if m, ok := f.funcID[root.Func]; ok && carry[m] && ownsContext(root) {
 			out[m] = cs.rootContext(ri)
+		}
+	}
+	return out
+}
+
+// ownsContext reports whether root may run in a root context of its own:
+// tests, benchmarks, fuzz targets and examples, which the test runner runs
+// one after another.
+func ownsContext(root Root) bool { return root.Kind != Main && root.Kind != TestMain }
+
+// TestEntries returns the functions (M) of the roots that may run in a root
+// context of their own, sorted.
+func (f *Facts) TestEntries() []uint32 {
+	var out []uint32
+	for _, root := range f.Prog.Roots {
+		if m, ok := f.funcID[root.Func]; ok && ownsContext(root) {
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// reaching returns, by M, whether the function may reach, in ci's call
+// graph (itself included), an allocation of a root site that split holds
+// for.
+func (ix *ctxIndex) reaching(ci *ciResult, split func(h uint32) bool) []bool {
+	out := make([]bool, len(ix.allocSites))
+	var work []uint32
+	for m, sites := range ix.allocSites {
+		if slices.ContainsFunc(sites, split) {
+			out[m] = true
+			work = append(work, uint32(m))
+		}
+	}
+	if len(work) == 0 {
+		return out
+	}
+	callers := make([][]uint32, len(ix.allocSites))
+	for m, calls := range ix.callsIn {
+		for _, i := range calls {
+			for _, m2 := range ci.callees[i] {
+				callers[m2] = append(callers[m2], uint32(m))
+			}
+		}
+	}
+	// Termination: a function is queued once, when it is first marked.
+	for len(work) > 0 {
+		m := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, caller := range callers[m] {
+			if !out[caller] {
+				out[caller] = true
+				work = append(work, caller)
+			}
 		}
 	}
 	return out

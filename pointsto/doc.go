@@ -117,16 +117,23 @@
 // constructor called from two sites makes two objects once its allocation
 // site has k = 2. Package initializers and func init() run once, in the empty
 // context, whoever calls them (an importing package's initializer or the
-// roots); so do main.main and TestMain. Each test, benchmark, fuzz target
-// and example runs in a root context of its own ([Result.EntryContext]),
-// the base under every context made from it, which k never cuts
-// ([Contexts.Root]): an object a test allocates is not another test's
-// object of the same site (tests run one after another; what one test
-// allocates reaches another only through globals or objects allocated
-// before both, and points-to follows those), while the initializers' and
-// TestMain's objects stay shared (kobj.dl). Field, element and content
-// sub-objects share the heap
-// context of their object. Globals and function values are one object each.
+// roots); so do main.main and TestMain. A test, benchmark, fuzz target or
+// example may run in a root context of its own ([Result.EntryContext]), a
+// base under the contexts made from it that k never cuts
+// ([Contexts.Root]), so that an object a test allocates is not another
+// test's object of the same site (tests run one after another; what one
+// test allocates reaches another only through globals or objects
+// allocated before both, and points-to follows those). Which objects keep
+// that base is Sigma's choice per allocation site ([Sigma].Roots, chosen
+// by the demand loop from the remaining races): an object of a split site
+// keeps the base of the context that allocates it, other objects are on
+// the empty base, a plain callee keeps its caller's base only if it may
+// reach an allocation of a split site (ci.dl's call graph), and a test
+// runs in its root context only if it may. With no site split (the demand
+// loop's first run) every context is on the empty base, and each test's
+// code is analyzed once, not once per test that reaches it (kobj.dl says
+// why any choice is sound). Field, element and content sub-objects share
+// the heap context of their object. Globals and function values are one object each.
 // A call through a function value reaches only functions of its signature.
 //
 // # Domains

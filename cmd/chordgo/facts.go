@@ -271,8 +271,8 @@ func writeSorted(out io.Writer, db *datalog.Database, rel *datalog.Relation) err
 }
 
 // writeSigma writes sigma as readSigma reads it: "default-site k",
-// "default-call k", then "site H k" and "call I k" lines, tab-separated,
-// sorted.
+// "default-call k", then "site H k", "call I k" and "root H" (site H split
+// by root) lines, tab-separated, sorted.
 func writeSigma(name string, sigma *pointsto.Sigma) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "default-site\t%d\ndefault-call\t%d\n", sigma.DefaultSite, sigma.DefaultCalls)
@@ -283,6 +283,9 @@ func writeSigma(name string, sigma *pointsto.Sigma) error {
 		for _, id := range slices.Sorted(maps.Keys(kind.k)) {
 			fmt.Fprintf(&b, "%s\t%d\t%d\n", kind.name, id, kind.k[id])
 		}
+	}
+	for _, h := range slices.Sorted(maps.Keys(sigma.Roots)) {
+		fmt.Fprintf(&b, "root\t%d\n", h)
 	}
 	return os.WriteFile(name, []byte(b.String()), 0o666)
 }
@@ -315,8 +318,10 @@ func readSigma(name string) (*pointsto.Sigma, error) {
 			sigma.Sites[uint32(nums[0])] = nums[1]
 		case fields[0] == "call" && len(nums) == 2:
 			sigma.Calls[uint32(nums[0])] = nums[1]
+		case fields[0] == "root" && len(nums) == 1:
+			sigma.Roots[uint32(nums[0])] = true
 		default:
-			return nil, fmt.Errorf("%s:%d: want \"default-site K\", \"default-call K\", \"site H K\" or \"call I K\", tab-separated; found %q", name, n+1, line)
+			return nil, fmt.Errorf("%s:%d: want \"default-site K\", \"default-call K\", \"site H K\", \"call I K\" or \"root H\", tab-separated; found %q", name, n+1, line)
 		}
 	}
 	return sigma, nil

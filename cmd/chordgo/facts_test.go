@@ -299,7 +299,7 @@ func TestFactsFlags(t *testing.T) {
 		{"k and demand", []string{"-k", "2", "-demand"}, "-demand and -k: give one of -k, -demand and -sigma"},
 		{"k zero", []string{"-k", "0"}, "-k 0: want a positive k"},
 		{"pointsto-only and demand", []string{"-pointsto-only", "-demand"}, "-pointsto-only and -demand: the demand loop runs every stage"},
-		{"bad sigma line", []string{"-sigma", badSigma}, badSigma + `:2: want "default-site K", "default-call K", "site H K" or "call I K", tab-separated; found "site\t3"`},
+		{"bad sigma line", []string{"-sigma", badSigma}, badSigma + `:2: want "default-site K", "default-call K", "site H K", "call I K" or "root H", tab-separated; found "site\t3"`},
 		{"zero site k", []string{"-sigma", zeroSite}, zeroSite + ":1: k = 0 for an allocation site"},
 		{"missing sigma", []string{"-sigma", badSigma + ".none"}, "-sigma: open " + badSigma + ".none"},
 	} {
