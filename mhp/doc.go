@@ -59,7 +59,13 @@
 //     branch of an atomic operation) all of whose possible partners (the
 //     sends or closes it may receive from, the receives that may take its
 //     send, the atomic writes it may read) run after the access, leaving
-//     out partners that run after the acquire itself;
+//     out partners that run after the acquire itself. A select is one
+//     only if every case that can complete has a partner we see: a case
+//     without partners on channels made in code we analyze and never
+//     handed to code we do not see (mhp.dl's openCase: an argument of a
+//     function without a Go body, or behind an unsafe.Pointer, as
+//     reflect takes it) cannot complete, and a case on a channel the
+//     points-to finds nothing for (a Ticker's C) may;
 //   - a Lock p of a mutex that a Lock L0 of the same mutex happens before
 //     (same pointer, L0 earlier in the activation; or one mutex object
 //     that exists once, L0 earlier in p's goroutine instance or before

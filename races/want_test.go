@@ -121,7 +121,6 @@ var knownWrong = map[string]string{
 	"naik_fig3_1_thrd_this":              "goroutine-disjoint objects are not proved (condmustnot)",
 	"naik_fig4_1":                        "needs k > 1 for its sites (the demand loop, issue 5)",
 	"slice_distinct_index":               "one pseudo-field [*] per array: goroutines writing s[i] for distinct i look alike",
-	"select_send_recv":                   "a select is an acquire only when every case has a partner we see (a case without may complete with one the runtime makes, as a Ticker's does); main's send case on c1 has none, since nothing receives from c1, so the select no longer orders x = 2 after the goroutine's x = 1 (a case whose channel no code we do not see can reach could be left out: not done)",
 	"study_map_by_value_merged":          "one abstract map stands for the maps the goroutines of the loop make in countWords: Order.Apart separates instances only by objects allocated before each go statement, and main's range over a received map is not ordered after the other goroutines' inserts",
 	"study_named_result_deferred_joined": "every call may panic (mhp's mayPanic), wg.Wait included, and the deferred check of err counts as running at that panic, before the join; Wait panics only on a misuse this program does not make",
 	"study_parallel_subtests_setup":      "the part of a subtest before t.Parallel runs while its parent waits in t.Run, ordered with the other subtests, but mhp counts the whole test as parallel",
