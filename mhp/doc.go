@@ -124,7 +124,13 @@
 // Besides happens-before, Order.Apart (instances.go) tells two instances of
 // one go statement apart when they reach a location through a value that
 // differs at every run of the statement: an object allocated anew before
-// each run, or a loop counter indexing a whole array.
+// each run, or a loop counter indexing a whole array (the counter of
+// for i := 0; i < n; i++ with any n of i's type, or the index of
+// for i := range s: a step of 1 under i < n never wraps). Likewise for a
+// function literal made in such a loop and handed to errgroup's or
+// WaitGroup's Go, each value once: each goroutine calls the one value its
+// Go call was handed, so two goroutines run two values, made in two
+// iterations, whose captured indexes differ (handedApart).
 //
 // # Termination and work
 //
