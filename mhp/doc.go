@@ -59,7 +59,13 @@
 //     branch of an atomic operation) all of whose possible partners (the
 //     sends or closes it may receive from, the receives that may take its
 //     send, the atomic writes it may read) run after the access, leaving
-//     out partners that run after the acquire itself;
+//     out partners that run after the acquire itself. A select is one
+//     only if every case that can complete has a partner we see: a case
+//     without partners on channels made in code we analyze and never
+//     handed to code we do not see (mhp.dl's openCase: an argument of a
+//     function without a Go body, or behind an unsafe.Pointer, as
+//     reflect takes it) cannot complete, and a case on a channel the
+//     points-to finds nothing for (a Ticker's C) may;
 //   - a Lock p of a mutex that a Lock L0 of the same mutex happens before
 //     (same pointer, L0 earlier in the activation; or one mutex object
 //     that exists once, L0 earlier in p's goroutine instance or before
@@ -118,7 +124,13 @@
 // Besides happens-before, Order.Apart (instances.go) tells two instances of
 // one go statement apart when they reach a location through a value that
 // differs at every run of the statement: an object allocated anew before
-// each run, or a loop counter indexing a whole array.
+// each run, or a loop counter indexing a whole array (the counter of
+// for i := 0; i < n; i++ with any n of i's type, or the index of
+// for i := range s: a step of 1 under i < n never wraps). Likewise for a
+// function literal made in such a loop and handed to errgroup's or
+// WaitGroup's Go, each value once: each goroutine calls the one value its
+// Go call was handed, so two goroutines run two values, made in two
+// iterations, whose captured indexes differ (handedApart).
 //
 // # Termination and work
 //

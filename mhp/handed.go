@@ -11,53 +11,65 @@ import (
 // goroutine g, though g may have several: m is a function literal handed
 // to one call of the function G0 that starts g, and each instance calls
 // only the function G0 was handed (errgroup's and WaitGroup's Go:
-// wg.Add(1); go func() { defer wg.Done(); f() }()).
+// wg.Add(1); go func() { defer wg.Done(); f() }()), and that call of G0
+// runs at most once per execution (handedCall). Then m's value reaches
+// one run of G0, so one run of its go statement, so one instance.
+func (o *Order) oneInstance(m uint32, g uint32) bool {
+	use, _, ok := o.handedCall(m, g)
+	if !ok || o.f.Repeats(use.Block()) {
+		return false
+	}
+	caller, ok := o.f.FuncID(use.Parent())
+	return ok && o.gs.count.total(caller) <= 1
+}
+
+// handedCall returns the one call that hands function literal m's one
+// value to the function G0 that starts goroutine g, and that value, when
+// each value that call hands G0 is called once in all, by the instance of
+// g that the run of G0 starts.
 //
 // Conditions: g's go statement S, in G0 and not in a loop, starts g's
 // one entry E, which captures G0's parameter f (a variable stored once,
 // from the parameter, and used by nothing but S's closure) and only calls
 // it; the only call of m anywhere is that call in E, not in a loop; m's
 // only value (its closure, or m itself) is made once in its enclosing
-// function and used only as the argument f of one call of G0, which runs
-// at most once per execution. Then m's value reaches one run of G0, so
-// one run of S, so one instance.
-func (o *Order) oneInstance(m uint32, g uint32) bool {
+// function and used only as the argument f of one call of G0.
+func (o *Order) handedCall(m uint32, g uint32) (*ssa.Call, ssa.Value, bool) {
 	gr := &o.gs.List[g]
 	fn := o.f.Func(m)
 	entry := o.entryOf(g)
 	if gr.Kind != GoGoroutine || fn == nil || fn.Parent() == nil || entry == nil {
-		return false
+		return nil, nil, false
 	}
 	site, ok := o.f.Call(gr.Site).(*ssa.Go)
 	if !ok || o.f.Repeats(site.Block()) {
-		return false
+		return nil, nil, false
 	}
 	sites := o.callSitesOf(m)
 	if len(sites) != 1 || o.cg.kind[sites[0]] != plainCall {
-		return false
+		return nil, nil, false
 	}
 	call := o.f.Call(sites[0])
 	if call.Parent() != entry || o.f.Repeats(call.Block()) {
-		return false
+		return nil, nil, false
 	}
 	param, ok := capturedParam(call.Common().Value, site)
 	if !ok {
-		return false
+		return nil, nil, false
 	}
 	value := madeOnce(fn)
 	if value == nil {
-		return false
+		return nil, nil, false
 	}
 	use, ok := onlyUse(value).(*ssa.Call)
-	if !ok || use.Call.StaticCallee() != site.Parent() || o.f.Repeats(use.Block()) {
-		return false
+	if !ok || use.Call.StaticCallee() != site.Parent() {
+		return nil, nil, false
 	}
 	k := paramIndex(param)
 	if k < 0 || k >= len(use.Call.Args) || use.Call.Args[k] != value {
-		return false
+		return nil, nil, false
 	}
-	caller, ok := o.f.FuncID(use.Parent())
-	return ok && o.gs.count.total(caller) <= 1
+	return use, value, true
 }
 
 // capturedParam returns the parameter of the function of go statement
@@ -74,7 +86,7 @@ func capturedParam(v ssa.Value, site *ssa.Go) (*ssa.Parameter, bool) {
 	if !ok || onlyUse(fv) != ssa.Instruction(load) {
 		return nil, false
 	}
-	cell, ok := bindingAt(fv, site).(*ssa.Alloc)
+	cell, ok := bindingAt(fv, goBinder(site)).(*ssa.Alloc)
 	if !ok {
 		return nil, false
 	}

@@ -477,7 +477,7 @@ func (o *Order) ownChannel(ev *event, site ssa.Instruction) bool {
 		return false
 	}
 	for _, c := range ev.cands {
-		if sent := sentOn(o.events[c].instr); sent == nil || resolve(sent, goSite) != ch {
+		if sent := sentOn(o.events[c].instr); sent == nil || resolve(sent, goBinder(goSite)) != ch {
 			return false
 		}
 	}

@@ -923,15 +923,28 @@ func onlyBranch(cond ssa.Value, succ int) *ssa.BasicBlock {
 }
 
 // selectCases refines the events of selects. A select completes with the
-// partner of one of its cases, so it is an acquire only if every case has a
-// partner we see: a case without one (a receive from a channel only the
-// runtime sends on, such as a Ticker's) may be the one that completes it,
-// after none of the other cases' partners. And each case of a blocking
-// select completes, at the entry of the branch only that case takes, after
-// that case's own partners (evCase): the branch of a case whose channel is
-// closed follows the close, whatever the other cases wait for.
+// partner of one of its cases, so it is an acquire only if every case that
+// can complete has a partner we see: a case without one (a receive from a
+// channel only the runtime sends on, such as a Ticker's) may be the one
+// that completes it, after none of the other cases' partners. A case
+// without a partner on channels whose every operation we see (openCase
+// false: made by make in code we analyze, never handed to code we do not)
+// never completes: a receive completes only with a send on its channel or
+// after its close (the Go memory model's two ways), an unbuffered send
+// only with a receive (a send on a closed channel panics, so the code
+// after the select does not run), and a case on a nil channel never; so
+// the select completes with another case's partner. (A buffered send
+// case needs no partner: such a select is no acquire, bufferedCase.) And
+// each case of a blocking select completes, at the entry of the branch
+// only that case takes, after that case's own partners (evCase): the
+// branch of a case whose channel is closed follows the close, whatever
+// the other cases wait for.
 func (o *Order) selectCases(cases map[uint32][]uint32, evOfE map[uint32]uint32, caseCands map[[2]uint32][]uint32) {
 	f := o.f
+	open := map[[2]uint32]bool{}
+	for t := range o.gs.Tuples("openCase") {
+		open[[2]uint32{t[0], t[1]}] = true
+	}
 	for e, vs := range cases {
 		sel, ok := f.Access(e).(*ssa.Select)
 		if !ok {
@@ -939,7 +952,7 @@ func (o *Order) selectCases(cases map[uint32][]uint32, evOfE map[uint32]uint32, 
 		}
 		ev := evOfE[e]
 		for _, v := range vs {
-			if len(caseCands[[2]uint32{e, v}]) == 0 {
+			if len(caseCands[[2]uint32{e, v}]) == 0 && open[[2]uint32{e, v}] {
 				o.events[ev].acquire = false
 			}
 		}

@@ -2,11 +2,13 @@ package mhp
 
 import (
 	_ "embed"
+	"go/types"
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/chordgo/chordgo/datalog"
 	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
 )
 
 //go:embed mhp.dl
@@ -132,6 +134,8 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		"doneKind":    {pointsto.SyncWaitGroupDone},
 		"onceKind":    {pointsto.SyncOnceDo},
 		"mutexMethod": mutexMethods(f),
+		"madeChan":    madeChanSites(f),
+		"unsafePtr":   unsafePointers(f),
 	})
 	if err != nil {
 		return nil, err
@@ -218,6 +222,35 @@ func mutexMethods(f *pointsto.Facts) []uint32 {
 		}
 	}
 	return out
+}
+
+// madeChanSites returns the allocation sites that are a make(chan T).
+func madeChanSites(f *pointsto.Facts) []uint32 {
+	var out []uint32
+	for _, t := range f.Tuples("alloc") {
+		if _, ok := f.Value(t[0]).(*ssa.MakeChan); ok {
+			out = append(out, t[1])
+		}
+	}
+	return out
+}
+
+// unsafePointers returns the values that convert a pointer to an
+// unsafe.Pointer.
+func unsafePointers(f *pointsto.Facts) []uint32 {
+	var out []uint32
+	for _, t := range f.Tuples("move") {
+		if c, ok := f.Value(t[0]).(*ssa.Convert); ok && isUnsafePointer(c.Type()) && !isUnsafePointer(c.X.Type()) {
+			out = append(out, t[0])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func isUnsafePointer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
 }
 
 // goSites returns the go call sites (goCall).

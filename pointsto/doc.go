@@ -51,7 +51,9 @@
 // for go statements that never run there). [Facts.Live] and [Facts.Repeats] give later
 // stages the same view: Repeats tells whether a block may run twice in one
 // call, where a counting loop whose body runs at most once (for i := 0;
-// i < 1; i++) does not count as a loop. A range over an array with at most
+// i < 1; i++) does not count as a loop; [Facts.Loop] gives the counting
+// loops (a constant step under a test against a constant or, with a step
+// of 1 and <, any value; for i := range s too). A range over an array with at most
 // one iteration variable reads nothing, though go/ssa loads the array
 // there: Go does not evaluate such a range expression.
 //

@@ -515,12 +515,17 @@ func (f *Facts) recordLiveness(p *propagation) []*ssa.BasicBlock {
 }
 
 // A CountingLoop is a loop for i := Start; i < Bound; i += Step (or
-// i <= Bound) over an integer counter i, with constants Bound and Step > 0:
-// every edge back into its header adds Step to the counter, and the test's
-// false branch leaves the loop. Start is nil unless every entry into the
-// loop starts the counter at the same constant.
+// i <= Bound) over an integer counter i, with a constant Step > 0: every
+// edge back into its header adds Step to the counter, and the test's false
+// branch leaves the loop. Bound is the test's constant, or nil when the
+// counter is compared with a value that is not constant. Start is nil
+// unless every entry into the loop starts the counter at the same
+// constant. Next is nil, or the header's Counter + Step when the test is
+// on it and every edge back into the header carries it (go/ssa's for
+// i := range s: the body sees Next).
 type CountingLoop struct {
 	Counter            *ssa.Phi
+	Next               *ssa.BinOp
 	Start, Step, Bound constant.Value
 	Inclusive          bool // the test is i <= Bound
 	simpleHeader       bool // the header holds only phis and the test
@@ -528,8 +533,13 @@ type CountingLoop struct {
 
 // Increases reports whether the counter never wraps inside the loop: while
 // the test holds, counter + Step fits the counter's type. Then every way
-// around the loop makes the counter larger.
+// around the loop makes the counter larger. Without a constant bound, this
+// holds for i < n and a step of 1: n is a value of i's type, so i + 1 <= n
+// fits it.
 func (l *CountingLoop) Increases() bool {
+	if l.Bound == nil {
+		return !l.Inclusive && constant.Compare(l.Step, token.EQL, constant.MakeInt64(1))
+	}
 	last := l.Bound
 	if !l.Inclusive {
 		last = constant.BinaryOp(last, token.SUB, constant.MakeInt64(1))
@@ -542,7 +552,7 @@ func (l *CountingLoop) Increases() bool {
 // header, which then runs twice, must hold nothing but the counter's phis
 // and the test.
 func (l *CountingLoop) runsOnce() bool {
-	if l.Start == nil || !l.simpleHeader {
+	if l.Start == nil || l.Bound == nil || l.Next != nil || !l.simpleHeader {
 		return false
 	}
 	next := representable(constant.BinaryOp(l.Start, token.ADD, l.Step), l.Counter.Type())
@@ -582,11 +592,23 @@ func (p *propagation) countingLoop(h *ssa.BasicBlock) *CountingLoop {
 		return nil
 	}
 	l.Inclusive = cmp.Op == token.LEQ || cmp.Op == token.GEQ
+	if next, ok := counter.(*ssa.BinOp); ok && next.Op == token.ADD && next.Block() == h {
+		if slices.Contains(h.Preds, h) {
+			return nil // a loop of one block that tests the next value last: the body sees the counter, untested
+		}
+		l.Next, counter = next, next.X
+	}
 	phi, ok := counter.(*ssa.Phi)
-	if !ok || phi.Block() != h || bound.state != known || bound.c.Kind() != constant.Int || !isInteger(phi.Type()) {
+	if !ok || phi.Block() != h || !isInteger(phi.Type()) {
 		return nil
 	}
-	l.Counter, l.Bound = phi, bound.c
+	if bound.state == known {
+		if bound.c.Kind() != constant.Int {
+			return nil
+		}
+		l.Bound = bound.c
+	}
+	l.Counter = phi
 	// Edges from blocks h dominates come around the loop and must add the
 	// step; the others enter it.
 	var back []*ssa.BasicBlock
@@ -595,7 +617,7 @@ func (p *propagation) countingLoop(h *ssa.BasicBlock) *CountingLoop {
 		e := phi.Edges[k]
 		if h.Dominates(pred) {
 			add, ok := e.(*ssa.BinOp)
-			if !ok || add.Op != token.ADD || add.X != phi {
+			if !ok || add.Op != token.ADD || add.X != phi || l.Next != nil && add != l.Next {
 				return nil
 			}
 			s := p.value(add.Y)

@@ -124,3 +124,45 @@ func dump(fn *ssa.Function) string {
 	fn.WriteTo(&b)
 	return b.String()
 }
+
+func TestCountingLoop(t *testing.T) {
+	tests := []struct {
+		name, body string
+		found      bool // a CountingLoop heads the loop
+		next       bool // the body sees Next, not Counter
+		increases  bool
+	}{
+		{"constant bound", "for i := 0; i < 4; i++ { sink = i }", true, false, true},
+		{"bound not constant", "for i := 0; i < n; i++ { sink = i }", true, false, true},
+		{"bound not constant, <=", "for i := 0; i <= n; i++ { sink = i }", true, false, false},
+		{"bound not constant, step 2", "for i := 0; i < n; i += 2 { sink = i }", true, false, false},
+		{"constant bound, wraps", "for i := int8(100); i < 127; i += 100 { sink = 1 }", true, false, false},
+		{"range over an int, rotated", "for i := range n { sink = i }", false, false, false},
+		{"range over a slice", "s := make([]int, n)\nfor i := range s { sink = i }", true, true, true},
+		{"range over an array", "var a [4]int\nfor i := range a { sink = i + a[i] }", true, true, true},
+		{"counter goes back", "for i := 0; i < n; i++ { sink = i; i-- }", false, false, false},
+		{"test on another sum", "for i := 0; i+2 < n; i++ { sink = i }", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fn := buildFunc(t, "", tt.body)
+			f := &Facts{}
+			f.recordLiveness(liveBlocks(fn))
+			var l *CountingLoop
+			for _, b := range fn.Blocks {
+				if x := f.Loop(b); x != nil {
+					l = x
+				}
+			}
+			if (l != nil) != tt.found {
+				t.Fatalf("found = %v, want %v\n%s", l != nil, tt.found, dump(fn))
+			}
+			if l == nil {
+				return
+			}
+			if (l.Next != nil) != tt.next || l.Increases() != tt.increases {
+				t.Errorf("Next = %v, Increases = %v; want %v, %v\n%s", l.Next, l.Increases(), tt.next, tt.increases, dump(fn))
+			}
+		})
+	}
+}

@@ -36,7 +36,7 @@ var ruleFiles = map[string]string{
 // Go between stages.
 var goInputs = map[string][]string{
 	"kobj":          {"entryCtx", "newObj", "newObjIn", "globalObj", "objSite", "subObj", "callCtx", "selfCtx"},
-	"mhp":           {"threadEntry", "spawnSite", "recvKind", "releaseKind", "sendKind", "waitKind", "doneKind", "onceKind", "mutexMethod"},
+	"mhp":           {"threadEntry", "spawnSite", "recvKind", "releaseKind", "sendKind", "waitKind", "doneKind", "onceKind", "mutexMethod", "madeChan", "unsafePtr"},
 	"races":         {"accessPt", "concurrentReach", "sequentialReach", "analyzed", "other", "checked"},
 	"condmustnot":   condmustnotInputs,
 	"condmustnot-2": condmustnotInputs,
