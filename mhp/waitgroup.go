@@ -3,7 +3,6 @@ package mhp
 import (
 	"go/constant"
 	"go/token"
-	"go/types"
 	"slices"
 
 	"github.com/chordgo/chordgo/pointsto"
@@ -17,69 +16,119 @@ import (
 //	c := new(call)
 //	c.wg.Add(1)        // before c can reach another goroutine
 //	m[key] = c
-//	c.val = f()        // a
-//	c.wg.Done()
+//	g.doCall(c, fn)    // or go g.doCall(c, fn), or the body inline
+//
+//	func (g *group) doCall(c *call, fn func() int) {
+//		defer func() { c.wg.Done() }()
+//		func() { c.val = fn() }()   // a
+//	}
 //
 //	c.wg.Wait()        // in a caller that found c
 //	return c.val       // b
 //
-// Conditions: a reaches its location through fields of p, an object its
-// function allocates; an Add of a constant greater than zero on the
-// WaitGroup field of p runs after the allocation and before any use of p
-// that may hand it on (anything but field addresses, loads, stores into
-// it, and WaitGroup calls on it); every Done that may use that WaitGroup
-// (its abstract objects) is a call in a's function on that field of p
-// that cannot run before a; b reaches its location through the same
-// fields path root q, a value fixed for its function's activation, after
-// a Wait on that field of q on every path.
+// Conditions: a reaches its location through fields of a root that,
+// lifted to the activation a runs inside (lift), is owned (owners): an
+// allocation of that activation, or a parameter bound to an allocation
+// handed to that activation alone. At each owning allocation p, an Add of
+// a constant greater than zero on the WaitGroup field of p runs after the
+// allocation and before any use of p that may hand it on (anything but
+// field addresses, loads, stores into it, and WaitGroup calls on it).
+// Every Done that may use that WaitGroup (the Adds' abstract objects), and
+// every Add that may count down, is a call on that field of the same root
+// of the same activation (lifted alike), after a there (doneAfter). b
+// reaches its location through the same fields path from root q, a value
+// fixed for its function's activation, after a Wait on that field of q on
+// every path.
 //
-// Why this holds: if a and b touch one location, p and q are one object,
-// made by one activation of a's function (each activation allocates its
-// own). Its Add ran before any goroutine could get p; the goroutine of b
-// got it after (through a publication that happens before, or that races
-// itself and is reported), so the Add happens before b's Wait. The Wait
-// returns when the counter is zero again, which needs a Done answering
-// that Add (the WaitGroup rule of its documentation); every Done that can
-// touch this WaitGroup is in that activation and after a.
+// Why this holds: if a and b touch one location, the object is q, and it
+// is a's root in one activation only, made by one run of p's block. Its
+// Add ran before any goroutine could get it; the goroutine of b got it
+// after (through a publication that happens before, or that races itself
+// and is reported), so the Add happens before b's Wait. The Wait returns
+// when the counter is zero again, which needs a Done on this WaitGroup
+// (the WaitGroup rule of its documentation: a Done synchronizes before
+// the return of the Wait it unblocks); every such Done is in a's
+// activation, after a.
 func (o *Order) ownWaitGroup(a, b ssa.Instruction) bool {
-	p, ok1 := accessRoot(a)
-	q, ok2 := accessRoot(b)
-	alloc, ok3 := p.(*ssa.Alloc)
-	if !ok1 || !ok2 || !ok3 || !alloc.Heap || a.Block() == a.Parent().Recover || !o.fixedInActivation(q) ||
-		!types.Identical(p.Type(), q.Type()) {
+	q, ok := accessRoot(b)
+	if !ok || !o.fixedInActivation(q) {
 		return false
 	}
-	for _, add := range o.fnEvents(alloc.Parent(), evAdd) {
-		base, field, ok := waitGroupField(o.events[add].instr)
-		if !ok || base != p || !positiveDelta(o.events[add].instr) || !countedBeforeShared(alloc, o.events[add].instr) {
-			continue
+	fa, _, ok := o.accessFrames(a, b)
+	if !ok {
+		return false
+	}
+	field := -1
+	var objs []uint32
+	for _, w := range o.owners(fa.at.Parent(), fa.root) {
+		add, f, ok := o.countingAdd(w.alloc)
+		if !ok || field >= 0 && f != field {
+			return false
 		}
-		if o.donesAfter(a, p, field, o.syncObjs[o.events[add].id]) && o.waitedBefore(b, q, field) {
-			return true
+		field = f
+		objs = append(objs, o.syncObjs[o.events[add].id]...)
+	}
+	return field >= 0 && o.donesAfter(fa, field, objs) && o.waitedBefore(b, q, field)
+}
+
+// countingAdd returns an Add of a constant greater than zero on a
+// WaitGroup field of heap allocation p, in its block after it and before
+// any use that may hand p on (countedBeforeShared), and that field.
+func (o *Order) countingAdd(p *ssa.Alloc) (uint32, int, bool) {
+	for _, add := range o.fnEvents(p.Parent(), evAdd) {
+		instr := o.events[add].instr
+		if base, field, ok := waitGroupField(instr); ok && base == p && positiveDelta(instr) && countedBeforeShared(p, instr) {
+			return add, field, true
 		}
 	}
-	return false
+	return 0, 0, false
 }
 
 // donesAfter reports whether every Done that may use one of the WaitGroup
-// objects objs is a call on field of p in a's function that cannot run
-// before a, and there is one.
-func (o *Order) donesAfter(a ssa.Instruction, p ssa.Value, field int, objs []uint32) bool {
+// objects objs, and every Add on them that may count down (but the one
+// inside WaitGroup.Done, whose calls are the Done events), is a call on
+// field of the root of frame fa in its activation, that runs after fa's
+// access there; and there is one.
+func (o *Order) donesAfter(fa frame, field int, objs []uint32) bool {
 	n := 0
 	for _, ev := range o.events {
-		if ev.kind != evDone || !slices.ContainsFunc(o.syncObjs[ev.id], func(x uint32) bool { return slices.Contains(objs, x) }) {
+		if ev.kind != evDone && (ev.kind != evAdd || positiveDelta(ev.instr) || isDoneMethod(ev.instr.Parent())) ||
+			!slices.ContainsFunc(o.syncObjs[ev.id], func(x uint32) bool { return slices.Contains(objs, x) }) {
 			continue
 		}
 		base, f, ok := waitGroupField(ev.instr)
-		if !ok || base != p || f != field || ev.instr.Parent() != a.Parent() {
+		if !ok || f != field {
 			return false
 		}
-		if _, deferred := ev.instr.(*ssa.Defer); !deferred && mayFollow(a, ev.instr) {
-			return false // a may run after this Done
+		fd := lift(ev.instr, base)
+		if fd.root != fa.root || fd.at.Parent() != fa.at.Parent() || !runsAfter(fa.chain, fd.chain) {
+			return false
 		}
 		n++
 	}
 	return n > 0
+}
+
+// runsAfter reports whether, in one activation of the function both
+// chains (of lift) end in, the instruction at the start of chain y runs
+// after the one at the start of chain x, if both run: at the first level
+// where they differ (both in one function there), y is a deferred call and
+// x is not (deferred calls run after the body), or neither is deferred
+// and x cannot run after y.
+func runsAfter(x, y []ssa.Instruction) bool {
+	i, j := len(x)-1, len(y)-1
+	for i >= 0 && j >= 0 && x[i] == y[j] {
+		i, j = i-1, j-1
+	}
+	if i < 0 || j < 0 {
+		return false
+	}
+	_, xDefer := x[i].(*ssa.Defer)
+	_, yDefer := y[j].(*ssa.Defer)
+	if xDefer || inRecover(x[i]) || inRecover(y[j]) {
+		return false
+	}
+	return yDefer || !mayFollow(x[i], y[j])
 }
 
 // waitedBefore reports whether a Wait on field of q runs before b on every
@@ -191,6 +240,12 @@ func countedBeforeShared(alloc *ssa.Alloc, add ssa.Instruction) bool {
 		return true
 	}
 	return sharedAfter(alloc)
+}
+
+// isDoneMethod reports whether fn is sync.WaitGroup's Done.
+func isDoneMethod(fn *ssa.Function) bool {
+	return fn.Name() == "Done" && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Signature.Recv() != nil &&
+		fn.Signature.Recv().Type().String() == "*sync.WaitGroup"
 }
 
 // isWaitGroupMethod reports whether call calls a method of sync.WaitGroup.
