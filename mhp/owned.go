@@ -8,15 +8,26 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// A ref is a value of a function, or with deref the value held in the
+// variable it points to (a captured variable, loaded through a free
+// variable), when that variable holds one value in every run.
+type ref struct {
+	v     ssa.Value
+	deref bool
+}
+
 // A frame places an instruction inside one activation of a function: at is
 // the instruction of that function during which it runs (itself, or the
 // call of the function literal it lies in), root a value of that function;
 // chain holds the instruction and the calls of the literals between it and
-// at, innermost first, at last.
+// at, innermost first, at last. once, if not nil, is a sync.Once.Do call
+// on a field of the root (onceField), inside whose f the instruction runs.
 type frame struct {
-	at    ssa.Instruction
-	root  ssa.Value
-	chain []ssa.Instruction
+	at        ssa.Instruction
+	root      ref
+	chain     []ssa.Instruction
+	once      ssa.Instruction
+	onceField int
 }
 
 // lift returns the frame of the outermost activation that instruction x,
@@ -45,53 +56,64 @@ func lift(x ssa.Instruction, v ssa.Value) frame {
 		if use == nil || !runsInside(use, made) {
 			return fr
 		}
-		mc, _ := made.(*ssa.MakeClosure)
-		switch r := fr.root.(type) {
-		case *ssa.FreeVar:
-			fr.root = binding(mc, fn, r)
-		case *ssa.UnOp: // a captured variable, stored once before the call
-			fv, ok := r.X.(*ssa.FreeVar)
-			if cell, isCell := binding(mc, fn, fv).(*ssa.Alloc); ok && isCell {
-				fr.root = pointsto.StoredOnce(cell, use)
-			} else {
-				fr.root = nil
-			}
-		default:
-			return fr // a value of the literal's own run
-		}
-		if fr.root == nil {
+		root, ok := bound(fr.root, made, use)
+		if !ok {
 			return fr
 		}
-		fr.at = use
+		fr.root, fr.at = root, use
 		fr.chain = append(fr.chain, use)
-	}
-}
-
-// settled returns the one value a load of a local variable stored once
-// before x gives (pointsto.StoredOnce), or v.
-func settled(v ssa.Value, x ssa.Instruction) ssa.Value {
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if cell, ok := load.X.(*ssa.Alloc); ok {
-			if w := pointsto.StoredOnce(cell, x); w != nil {
-				return w
+		if do, ok := use.(*ssa.Call); ok && do.Call.Value != made {
+			if fa, ok := do.Call.Args[0].(*ssa.FieldAddr); ok && settled(fa.X, do) == root {
+				fr.once, fr.onceField = do, fa.Field
 			}
 		}
 	}
-	return v
 }
 
-// binding returns the value closure mc of fn binds to free variable fv, or
-// nil.
-func binding(mc *ssa.MakeClosure, fn *ssa.Function, fv *ssa.FreeVar) ssa.Value {
-	if mc == nil || fv == nil {
-		return nil
+// bound returns what root, a free variable (or the variable it points to)
+// of the literal whose one value made is used by use, is in the function
+// of use: the value the closure binds, or the value stored once, before
+// use, into the variable it binds (pointsto.StoredOnce).
+func bound(root ref, made ssa.Value, use ssa.Instruction) (ref, bool) {
+	fv, ok1 := root.v.(*ssa.FreeVar)
+	mc, ok2 := made.(*ssa.MakeClosure)
+	if !ok1 || !ok2 {
+		return ref{}, false
 	}
-	for k, x := range fn.FreeVars {
+	var b ssa.Value
+	for k, x := range mc.Fn.(*ssa.Function).FreeVars {
 		if x == fv {
-			return mc.Bindings[k]
+			b = mc.Bindings[k]
 		}
 	}
-	return nil
+	if !root.deref {
+		return ref{v: b}, b != nil
+	}
+	switch b := b.(type) {
+	case *ssa.Alloc:
+		w := pointsto.StoredOnce(b, use)
+		return ref{v: w}, w != nil
+	case *ssa.FreeVar:
+		return ref{v: b, deref: true}, true
+	}
+	return ref{}, false
+}
+
+// settled returns the ref of v at x: the one value a load of a local
+// variable stored once before x gives (pointsto.StoredOnce), the variable
+// a load through a free variable reads, or v.
+func settled(v ssa.Value, x ssa.Instruction) ref {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		switch cell := load.X.(type) {
+		case *ssa.Alloc:
+			if w := pointsto.StoredOnce(cell, x); w != nil {
+				return ref{v: w}
+			}
+		case *ssa.FreeVar:
+			return ref{v: cell, deref: true}
+		}
+	}
+	return ref{v: v}
 }
 
 // runsInside reports whether instruction use, the one use of function
@@ -128,8 +150,11 @@ type owner struct {
 // binds to the same allocation (each run of that block makes a new object
 // and hands it to one activation). Every call must name fn statically: a
 // call through a function value or an interface may bind anything.
-func (o *Order) owners(fn *ssa.Function, root ssa.Value) []owner {
-	switch r := root.(type) {
+func (o *Order) owners(fn *ssa.Function, root ref) []owner {
+	if root.deref {
+		return nil
+	}
+	switch r := root.v.(type) {
 	case *ssa.Alloc:
 		if r.Heap {
 			return []owner{{r, nil}}
@@ -186,8 +211,8 @@ func (o *Order) oneActivation(a, b ssa.Instruction) bool {
 // fb's root (an allocation), comes to fa's activation only by plain or
 // deferred calls from the activation that allocated it.
 func (o *Order) handedInline(fa, fb frame) bool {
-	p, ok := fb.root.(*ssa.Alloc)
-	if !ok {
+	p, ok := fb.root.v.(*ssa.Alloc)
+	if !ok || fb.root.deref {
 		return false
 	}
 	n := 0

@@ -134,14 +134,222 @@ func runsAfter(x, y []ssa.Instruction) bool {
 // waitedBefore reports whether a Wait on field of q runs before b on every
 // path of b's function.
 func (o *Order) waitedBefore(b ssa.Instruction, q ssa.Value, field int) bool {
+	_, ok := o.waitBefore(b, q, field)
+	return ok
+}
+
+// waitBefore returns a Wait event on field of q that runs before b on
+// every path of b's function.
+func (o *Order) waitBefore(b ssa.Instruction, q ssa.Value, field int) (uint32, bool) {
 	for _, w := range o.fnEvents(b.Parent(), evWait) {
 		instr := o.events[w].instr
 		base, f, ok := waitGroupField(instr)
 		if ok && base == q && f == field && pointsto.RunsBefore(instr, b) {
+			return w, true
+		}
+	}
+	return 0, false
+}
+
+// countedGoroutine reports whether access a, run by goroutine ga, happens
+// before access b through a WaitGroup in the object both reach their
+// location through, as in errgroup:
+//
+//	func (g *Group) Go(f func() error) {
+//		g.wg.Add(1)
+//		go func() {
+//			defer g.done()         // g.wg.Done()
+//			g.errOnce.Do(func() { g.err = f() })   // a
+//		}()
+//	}
+//
+//	func (g *Group) Wait() error {
+//		g.wg.Wait()
+//		return g.err           // b
+//	}
+//
+// Conditions: ga is started only by go statement S of a function literal
+// K made once, inside which a runs (lift), and a's root is, through S's
+// binding, value r of S's function; right before S in its block, with no
+// call between, an Add of a constant greater than zero on field f of r;
+// K defers, before a, a Done on field f of its root, directly or through
+// a static call of a function that calls Done on that field of its
+// parameter on every path to its return; b reaches its location from q,
+// fixed in its activation, after a Wait on field f of q (waitBefore), in
+// the one goroutine that runs S, and that Wait cannot run before S there.
+//
+// Why this holds: if a and b touch one location, r and q are one object
+// in a's instance of ga and in b's run, and the Add, the Done and the Wait
+// are on its one WaitGroup. Every run of S comes before every run of the
+// Wait in the one goroutine that runs both, so the Add that counts a's
+// instance happens before the Wait; the Wait returns only when that count
+// is answered, by the Done a's instance runs after a (the WaitGroup rule
+// of its documentation, assumed by someDoneAfter too: the Done that
+// answers an Add before a go statement is the one its goroutine runs).
+// The abstract WaitGroup may stand for many concrete ones: the location
+// names which, so no Unique object is needed.
+func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction) bool {
+	gr := &o.gs.List[ga]
+	site, ok := o.f.Call(gr.Site).(*ssa.Go)
+	q, ok2 := accessRoot(b)
+	if gr.Kind != GoGoroutine || !ok || !ok2 || !o.fixedInActivation(q) {
+		return false
+	}
+	fa, _, ok := o.accessFrames(a, b)
+	if !ok {
+		return false
+	}
+	k := fa.at.Parent()
+	if k.Parent() == nil || madeOnce(k) != site.Call.Value || onlyUse(site.Call.Value) != ssa.Instruction(site) {
+		return false
+	}
+	r, ok := bound(fa.root, site.Call.Value, site)
+	if !ok || r.deref {
+		return false
+	}
+	field, ok := addedRightBefore(site, r)
+	if !ok || !deferredDone(k, fa, field) {
+		return false
+	}
+	wait, ok := o.waitBefore(b, q, field)
+	if !ok {
+		return false
+	}
+	gb := o.gs.List[ga].Parents
+	if len(gb) != 1 || !o.gs.List[gb[0]].Single || len(o.starts[ga]) == 0 {
+		return false
+	}
+	for _, ev := range o.starts[ga] {
+		if o.events[ev].instr != ssa.Instruction(site) {
+			return false
+		}
+	}
+	return !o.mayRunBetween(o.events[wait].instr, b, o.starts[ga])
+}
+
+// mayRunBetween reports whether one of the events evs may run after w and
+// before b, in b's function, where w runs before b on every path: in a
+// call on a path from w to b that does not run w again, or one whose
+// callees we do not know.
+func (o *Order) mayRunBetween(w, b ssa.Instruction, evs []uint32) bool {
+	wb, bb := w.Block(), b.Block()
+	for _, blk := range b.Parent().Blocks {
+		var instrs []ssa.Instruction
+		switch {
+		case blk == wb && blk == bb:
+			instrs = blk.Instrs[slices.Index(blk.Instrs, w)+1 : slices.Index(blk.Instrs, b)]
+		case blk == wb:
+			instrs = blk.Instrs[slices.Index(blk.Instrs, w)+1:]
+		case blk == bb:
+			instrs = blk.Instrs[:slices.Index(blk.Instrs, b)]
+		case pointsto.ReachesAvoiding(wb, blk, nil) && pointsto.ReachesAvoiding(blk, bb, wb):
+			instrs = blk.Instrs
+		}
+		if blk != wb && blk == bb && reachesAgain(bb, wb) {
+			instrs = blk.Instrs // b's block runs again before b, without w
+		}
+		for _, instr := range instrs {
+			if _, ok := instr.(ssa.CallInstruction); !ok {
+				continue
+			}
+			i, ok := o.cg.callOf[instr]
+			if !ok {
+				return true
+			}
+			for _, m := range o.callees(i) {
+				if slices.ContainsFunc(evs, func(ev uint32) bool { return o.mayExec[m].Test(uint(ev)) }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reachesAgain reports whether a path of one or more edges leads from
+// block b back to itself without entering avoid.
+func reachesAgain(b, avoid *ssa.BasicBlock) bool {
+	for _, s := range b.Succs {
+		if s != avoid && pointsto.ReachesAvoiding(s, b, avoid) {
 			return true
 		}
 	}
 	return false
+}
+
+// addedRightBefore returns field f when an Add of a constant greater than
+// zero on field f of r runs right before go statement site in its block,
+// with no call between them.
+func addedRightBefore(site *ssa.Go, r ref) (int, bool) {
+	instrs := site.Block().Instrs
+	k := slices.Index(instrs, ssa.Instruction(site))
+	for k--; k >= 0; k-- {
+		call, ok := instrs[k].(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		base, field, ok := waitGroupField(call)
+		if ok && isWaitGroupMethod(call) && positiveDelta(call) && settled(base, call) == r {
+			return field, true
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// deferredDone reports whether goroutine function k defers, before the
+// instruction of frame fa in it, a Done on field of fa's root: WaitGroup's
+// Done itself, or a static call of a function that calls Done on that
+// field of the parameter it passes the root to, on every path to return.
+func deferredDone(k *ssa.Function, fa frame, field int) bool {
+	for _, b := range k.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok || !pointsto.RunsBefore(d, fa.at) {
+				continue
+			}
+			callee := d.Call.StaticCallee()
+			if callee == nil {
+				continue
+			}
+			if base, f, ok := waitGroupField(d); ok && isDoneMethod(callee) && f == field && settled(base, d) == fa.root {
+				return true
+			}
+			for z, arg := range d.Call.Args {
+				if settled(arg, d) == fa.root && z < len(callee.Params) && donesOnEveryReturn(callee, callee.Params[z], field) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// donesOnEveryReturn reports whether fn calls Done on field of its
+// parameter p before every return, and cannot resume after a panic.
+func donesOnEveryReturn(fn *ssa.Function, p *ssa.Parameter, field int) bool {
+	if fn.Recover != nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	var dones []ssa.Instruction
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if base, f, ok := waitGroupField(call); ok && base == p && f == field && isDoneMethod(call.Call.StaticCallee()) {
+				dones = append(dones, call)
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if ok && !slices.ContainsFunc(dones, func(d ssa.Instruction) bool { return pointsto.RunsBefore(d, ret) }) {
+			return false
+		}
+	}
+	return len(dones) > 0
 }
 
 // fnEvents returns the events of one kind in function fn.
