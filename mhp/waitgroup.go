@@ -175,20 +175,24 @@ func (o *Order) waitBefore(b ssa.Instruction, q ssa.Value, field int) (uint32, b
 // K defers, before a, a Done on field f of its root, directly or through
 // a static call of a function that calls Done on that field of its
 // parameter on every path to its return; b reaches its location from q,
-// fixed in its activation, after a Wait on field f of q (waitBefore), in
-// the one goroutine that runs S, and that Wait cannot run before S there.
+// fixed in its activation, after a Wait on field f of q (waitBefore), run
+// by gb, a goroutine with one instance that alone runs S, and no run of S
+// can come between that Wait and b (mayRunBetween).
 //
 // Why this holds: if a and b touch one location, r and q are one object
 // in a's instance of ga and in b's run, and the Add, the Done and the Wait
-// are on its one WaitGroup. Every run of S comes before every run of the
-// Wait in the one goroutine that runs both, so the Add that counts a's
-// instance happens before the Wait; the Wait returns only when that count
-// is answered, by the Done a's instance runs after a (the WaitGroup rule
-// of its documentation, assumed by someDoneAfter too: the Done that
-// answers an Add before a go statement is the one its goroutine runs).
+// are on its one WaitGroup. gb runs the run of S that started a's
+// instance and the Wait before b, one after the other. If S ran first, the
+// Add right before it, which counts a's instance, happens before the Wait,
+// and the Wait returns only when that count is answered, by the Done a's
+// instance runs after a (the WaitGroup rule of its documentation, assumed
+// by someDoneAfter too: the Done that answers an Add before a go statement
+// is the one its goroutine runs). If the Wait ran first, S ran after b
+// too, since no run of S comes between them, and a's instance starts
+// after b.
 // The abstract WaitGroup may stand for many concrete ones: the location
 // names which, so no Unique object is needed.
-func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction) bool {
+func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
 	gr := &o.gs.List[ga]
 	site, ok := o.f.Call(gr.Site).(*ssa.Go)
 	q, ok2 := accessRoot(b)
@@ -215,8 +219,7 @@ func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction
 	if !ok {
 		return false
 	}
-	gb := o.gs.List[ga].Parents
-	if len(gb) != 1 || !o.gs.List[gb[0]].Single || len(o.starts[ga]) == 0 {
+	if !slices.Equal(gr.Parents, []uint32{gb}) || !o.gs.List[gb].Single || len(o.starts[ga]) == 0 {
 		return false
 	}
 	for _, ev := range o.starts[ga] {
