@@ -261,7 +261,8 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 		return true // one goroutine runs one instruction at a time
 	}
 	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.sameOnceRun(a, b) ||
-		o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) {
+		o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) ||
+		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {

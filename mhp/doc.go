@@ -88,11 +88,26 @@
 //     function all of whose calls come from that f, directly or through
 //     such functions), and two accesses inside that run are in one
 //     goroutine (once.go);
+//   - two accesses inside f literals given to Do on the same Once field of
+//     the object whose location they touch (that Once may stand for many:
+//     the location names which) run in f's one run (sameOnceObject);
 //   - a WaitGroup in the object both accesses reach their location
 //     through (a singleflight-style call): a in the activation that
 //     allocated the object and counted it with Add before handing it on,
-//     every Done that may use the WaitGroup after a there, and b after a
-//     Wait on that WaitGroup of the same object (waitgroup.go);
+//     or in the one activation of a helper the object was handed to (a
+//     parameter bound only to fresh allocations, each handed to one call;
+//     owned.go), or in function literals that activation calls, defers or
+//     gives to Once.Do (lift); every Done that may use the WaitGroup after
+//     a there, and b after a Wait on that WaitGroup of the same object
+//     (waitgroup.go);
+//   - a WaitGroup in the object both accesses reach their location
+//     through, counting goroutines (errgroup's Go and Wait): a in a
+//     goroutine whose literal defers a Done on that object's WaitGroup and
+//     is started right after an Add on it, b after a Wait on it in the one
+//     goroutine that starts a's, with no start between that Wait and b:
+//     whichever of the start and the Wait came first orders a and b
+//     (countedGoroutine). The location names the concrete WaitGroup, so
+//     none need be Unique;
 //   - inits run before every root; tests run one after another, except two
 //     tests that both (may) call t.Parallel;
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
@@ -115,6 +130,12 @@
 // memory model's k-th receive before send k+C (countedSends). The values
 // an atomic Load waits for include pointers that are never nil (notNil). Code that never runs, and loops whose body runs at most once,
 // come from pointsto (Facts.Live, Facts.Repeats).
+//
+// Besides happens-before, two accesses through one value of one function
+// that holds a different object in each activation (a fresh allocation,
+// or a parameter bound only to fresh allocations each handed to one call),
+// or whose object came to the activation of one by plain calls from the
+// activation that allocated it, run in one goroutine (oneActivation).
 //
 // Besides happens-before, two accesses of one function literal that runs
 // in at most one instance of a goroutine are ordered: the literal is
@@ -150,7 +171,8 @@
 // channel of capacity 1 used as a lock), Unlock before a Lock that no Lock is known to
 // precede (condmustnot proves mutual exclusion instead), RLock and
 // RUnlock, a sync.Once that may stand for several (a field of objects
-// made in a loop) or whose f is also called elsewhere, sync.Cond, the part of a parallel test before its
+// made in a loop) or whose f is also called elsewhere, but for accesses
+// to the object it is a field of, sync.Cond, the part of a parallel test before its
 // t.Parallel call (the whole test counts as parallel), timers' channels, a
 // timer stopped and reset (its callback counts from the AfterFunc call),
 // context cancellation, and values other than constants (a flag set under

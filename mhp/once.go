@@ -14,6 +14,7 @@ import (
 type onceRuns struct {
 	within  map[uint32][]uint32       // by M: the Once objects whose f's one run every run of m lies in
 	returns map[uint32]*bitset.BitSet // by M: the Do events that return after every run of m
+	written map[uint32]bool           // the objects a write that is not atomic may reset (mhp.dl's stateWritten)
 }
 
 // findOnceRuns places functions inside the f of a sync.Once. The Go
@@ -40,7 +41,7 @@ type onceRuns struct {
 // point to O alone return after every function inside the f of O.
 func (o *Order) findOnceRuns(r *pointsto.Result, unique *bitset.BitSet) {
 	f := o.f
-	o.once = &onceRuns{within: map[uint32][]uint32{}, returns: map[uint32]*bitset.BitSet{}}
+	o.once = &onceRuns{within: map[uint32][]uint32{}, returns: map[uint32]*bitset.BitSet{}, written: map[uint32]bool{}}
 	fCalls := map[uint32]bool{} // the calls of f in the methods of sync.Once
 	for _, t := range f.Tuples("callSite") {
 		if fn := f.Func(t[1]); fn != nil && isOnceMethod(fn) && dynamicCall(f.Call(t[0])) {
@@ -53,7 +54,7 @@ func (o *Order) findOnceRuns(r *pointsto.Result, unique *bitset.BitSet) {
 			onceOf[m] = append(onceOf[m], c)
 		}
 	}
-	written := map[uint32]bool{}
+	written := o.once.written
 	for t := range o.gs.Tuples("stateWritten") {
 		written[t[0]] = true
 	}
@@ -167,6 +168,35 @@ func (o *Order) onceReturns(m uint32) *bitset.BitSet { return o.once.returns[m] 
 func (o *Order) sameOnceRun(a, b ssa.Instruction) bool {
 	wa, wb := o.once.within[o.funcOf(a)], o.once.within[o.funcOf(b)]
 	return slices.ContainsFunc(wa, func(x uint32) bool { return slices.Contains(wb, x) })
+}
+
+// sameOnceObject reports whether accesses a and b, if they touch one
+// location, both run inside the one run of the f of one sync.Once: each
+// runs inside the f literal of a Do call on a field of the object whose
+// location it touches, reached from the same value as that location
+// (lift), the same field for both, and no write that is not atomic may
+// reset a Once either Do may use. The two objects are then one, and so
+// are the two Onces; f runs once for it (the Go memory model: a single
+// call of f from once.Do(f) happens, for all Dos on the Once), in one
+// goroutine, so the two run one after the other. The Once may stand for
+// many concrete ones: the location names which.
+func (o *Order) sameOnceObject(a, b ssa.Instruction) bool {
+	fa, fb, ok := o.accessFrames(a, b)
+	if !ok || fa.once == nil || fb.once == nil || fa.onceField != fb.onceField {
+		return false
+	}
+	for _, do := range []ssa.Instruction{fa.once, fb.once} {
+		evs := o.evOf[do]
+		if len(evs) == 0 {
+			return false
+		}
+		for _, ev := range evs {
+			if slices.ContainsFunc(o.syncObjs[o.events[ev].id], func(x uint32) bool { return o.once.written[x] }) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isOnceMethod reports whether fn is a method of sync.Once.

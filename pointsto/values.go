@@ -379,13 +379,22 @@ func RunsBefore(x, y ssa.Instruction) bool {
 	return false
 }
 
-// onlyLoaded reports whether a captured variable is only loaded.
+// onlyLoaded reports whether a captured variable is only loaded, there
+// and in the closures that capture it in turn. Termination: each step goes
+// to a function literal nested in the last, and nesting is finite.
 func onlyLoaded(fv *ssa.FreeVar) bool {
 	for _, ref := range *fv.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.UnOp:
 			if ref.Op != token.MUL {
 				return false
+			}
+		case *ssa.MakeClosure:
+			fn := ref.Fn.(*ssa.Function)
+			for z, b := range ref.Bindings {
+				if b == ssa.Value(fv) && !onlyLoaded(fn.FreeVars[z]) {
+					return false
+				}
 			}
 		case *ssa.DebugRef:
 		default:
