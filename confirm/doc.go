@@ -50,7 +50,7 @@
 // declares the hook is added to the package (hook.go). A goroutine that
 // reaches one access while none waits at the other waits, at most
 // Options.Wait, until a goroutine reaches the other; then the later one
-// goes first and the earlier follows after a millisecond (the earlier is
+// goes first and the earlier follows 50µs later (the earlier is
 // often a test or main about to return), and from then on every goroutine
 // passes. A wait in vain re-arms the hook, up to five times per access:
 // the first arrivals are often in setup code that runs before the other
