@@ -47,26 +47,30 @@
 // program is built with go build -overlay copies of the accesses' files
 // in which "chordgoHook(mask); " is inserted before the statement of each
 // access, on its line, so line numbers stay the same, and a file that
-// declares the hook is added to the package (hook.go). The first goroutine
-// to reach each access waits, at most Options.Wait, until the first
-// goroutine reaches the other; then the later one goes first and the
-// earlier follows after a millisecond (the earlier is often a test or main
-// about to return). Later arrivals pass at once. The hook uses only
-// sync/atomic loads and stores on its own variables: the happens-before
-// they add runs from what each side did before its hook to what the other
-// does after its own, so it never orders the race's two accesses, which
-// both come after the hooks, and it creates no race; it can hide another
-// race whose accesses lie on either side of the hooks, so a directed run
-// is evidence for its race only, and the undirected runs are the ones
-// that look for misses. Its bounded wait cannot deadlock a program by
-// itself. The schedule it forces can:
+// declares the hook is added to the package (hook.go). A goroutine that
+// reaches one access while none waits at the other waits, at most
+// Options.Wait, until a goroutine reaches the other; then the later one
+// goes first and the earlier follows 50µs later (the earlier is
+// often a test or main about to return), and from then on every goroutine
+// passes. A wait in vain re-arms the hook, up to five times per access:
+// the first arrivals are often in setup code that runs before the other
+// goroutine exists. The hook's state is read and written with plain loads
+// and stores in a //go:norace function, and it calls only time,
+// runtime.Gosched and a raw write(2) system call to print its schedule,
+// none of which the race detector counts as synchronization (sync/atomic,
+// os.File writes and fmt would be: syscall.Write's ReleaseMerge,
+// sync.Pool): the hook orders no two accesses of the program, so it hides
+// no race and creates none. The price of plain accesses is that two
+// goroutines may now and then wait at one access at once; both go when the
+// other side comes. A directed run is still evidence for its race only
+// (its schedule is not the program's usual one), and the undirected runs
+// are the ones that look for misses. Its bounded waits cannot deadlock a
+// program by itself. The schedule it forces can:
 // a program whose race lets one goroutine overwrite a mutex another is
 // blocked on (testdata/races/mutex_reset_racy) hangs in it, so every
 // process is killed after Options.RunTimeout, and what it reported before
-// counts. It prints its schedule with a raw
-// write(2) system call, which the race detector does not count as
-// synchronization (os.File writes and fmt would: syscall.Write's
-// ReleaseMerge, sync.Pool).
+// counts. A race not confirmed says in its note what the hooks of its
+// last directed run did.
 //
 // A race gets no directed run, and says why in its note, when a hook
 // cannot go right before its access on the same line: the access is in a

@@ -151,6 +151,9 @@ type confirmer struct {
 	pos    [][2]Position
 	misses map[string]bool // the misses found, by their positions
 	binSeq int
+	// schedule is what the hooks of the last directed run did: it says
+	// why a race was not confirmed.
+	schedule []string
 }
 
 // Confirm runs, one program at a time, the roots of each static race
@@ -345,6 +348,7 @@ func (c *confirmer) directed(ctx context.Context) error {
 			return err
 		}
 		ran := true
+		c.schedule = nil
 		for _, p := range plans {
 			bin, err := c.build(ctx, p.prog, overlayFile)
 			if err != nil {
@@ -368,7 +372,11 @@ func (c *confirmer) directed(ctx context.Context) error {
 			for _, p := range plans {
 				names = append(names, p.describe())
 			}
-			r.Note = joinNotes(r.Note, fmt.Sprintf("not seen in %s of %s with hooks before both accesses", plural(c.opts.Count, "directed run"), strings.Join(names, ", ")))
+			hooks := "no hook was reached"
+			if len(c.schedule) > 0 {
+				hooks = "the last one's hooks: " + strings.Join(c.schedule, "; ")
+			}
+			r.Note = joinNotes(r.Note, fmt.Sprintf("not seen in %s of %s with hooks before both accesses (%s)", plural(c.opts.Count, "directed run"), strings.Join(names, ", "), hooks))
 		}
 	}
 	return nil
@@ -529,6 +537,9 @@ func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, dir
 	for _, d := range dyn {
 		w := Witness{Program: p.prog.Name, Test: d.Test, Directed: directed, Schedule: schedule, Report: d.Text}
 		c.match(d, w)
+	}
+	if directed {
+		c.schedule = schedule
 	}
 	return nil
 }

@@ -18,10 +18,11 @@ type Skip string
 const (
 	SkipUnknown   Skip = "another load or store at its position is in a race, not an access chordgo analyzed, or in code not reached"
 	SkipNoExpr    Skip = "no variable, field, index or pointer expression at its position (a range loop, an implicit load)"
-	SkipReadWrite Skip = "read and written by one expression (op-assignment, ++): not rewritten"
+	SkipReadWrite Skip = "read and written at one position outside ++, -- and op-assignments"
+	SkipMayPanic  Skip = "an op-assignment that may panic (/, %, a shift): the panic would move into the accessor's frame"
 	SkipStatement Skip = "not in an assignment, return, or an if, for or switch condition"
 	SkipCalls     Skip = "its statement calls a function, receives, or declares a closure: an accessor's call would reorder it"
-	SkipStoreForm Skip = "a store that is not the one target of an = assignment on one line"
+	SkipStoreForm Skip = "a store that is not the one target of an = assignment, ++, -- or op-assignment on one line"
 	SkipConvert   Skip = "a store that converts to an interface implicitly: the accessor's type inference would fail"
 )
 
@@ -31,6 +32,21 @@ const (
 	loadAccessor  = "chordgoLoad"
 	storeAccessor = "chordgoStore"
 )
+
+// updateAccessors name the accessors of ++, -- and the op-assignments
+// that cannot panic, by their operator: each reads *p, applies the
+// operator and writes *p, as the statement would.
+var updateAccessors = map[token.Token]string{
+	token.INC:            "chordgoAdd",
+	token.DEC:            "chordgoSub",
+	token.ADD_ASSIGN:     "chordgoAdd",
+	token.SUB_ASSIGN:     "chordgoSub",
+	token.MUL_ASSIGN:     "chordgoMul",
+	token.AND_ASSIGN:     "chordgoAnd",
+	token.OR_ASSIGN:      "chordgoOr",
+	token.XOR_ASSIGN:     "chordgoXor",
+	token.AND_NOT_ASSIGN: "chordgoAndNot",
+}
 
 // accessorFile is the file added to a package whose loads and stores go
 // through accessors. //go:norace drops the checks of their bodies, and a
@@ -51,6 +67,40 @@ func chordgoLoad[T any](p *T) T { return *p }
 //
 //go:norace
 func chordgoStore[T any](p *T, v T) { *p = v }
+
+type (
+	chordgoInteger interface {
+		~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+	}
+	chordgoNumber interface {
+		chordgoInteger | ~float32 | ~float64 | ~complex64 | ~complex128
+	}
+)
+
+// chordgoAdd and the others below do *p op= v (x++ is chordgoAdd(&x, 1))
+// without checks of the race detector: chordgo proved the read and the
+// write of *p race-free.
+//
+//go:norace
+func chordgoAdd[T chordgoNumber | ~string](p *T, v T) { *p += v }
+
+//go:norace
+func chordgoSub[T chordgoNumber](p *T, v T) { *p -= v }
+
+//go:norace
+func chordgoMul[T chordgoNumber](p *T, v T) { *p *= v }
+
+//go:norace
+func chordgoAnd[T chordgoInteger](p *T, v T) { *p &= v }
+
+//go:norace
+func chordgoOr[T chordgoInteger](p *T, v T) { *p |= v }
+
+//go:norace
+func chordgoXor[T chordgoInteger](p *T, v T) { *p ^= v }
+
+//go:norace
+func chordgoAndNot[T chordgoInteger](p *T, v T) { *p &^= v }
 `
 
 // accessors plans the rewrites of the race-free loads and stores of a
@@ -154,11 +204,12 @@ func (p *planner) accessors(d *decl, f *Function) {
 			continue
 		}
 		_, store := instrs[0].(*ssa.Store)
-		if slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { _, s := in.(*ssa.Store); return s != store }) {
+		readWrite := slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { _, s := in.(*ssa.Store); return s != store })
+		unit := parentStmt[e]
+		if readWrite && updated(unit) != e {
 			f.Skipped[SkipReadWrite] += len(instrs)
 			continue
 		}
-		unit := parentStmt[e]
 		switch {
 		case unit == nil:
 			f.Skipped[SkipStatement] += len(instrs)
@@ -169,6 +220,14 @@ func (p *planner) accessors(d *decl, f *Function) {
 		}
 		start := p.fset.PositionFor(e.Pos(), false).Offset
 		end := p.fset.PositionFor(e.End(), false).Offset
+		if readWrite {
+			if skip, ok := p.update(unit, e, start, end, &edits); !ok {
+				f.Skipped[skip] += len(instrs)
+				continue
+			}
+			f.Accessors += len(instrs)
+			continue
+		}
 		if !store {
 			edits = append(edits,
 				edit{overlay.Insertion{Offset: start, Text: loadAccessor + "(&"}, start, end, false},
@@ -204,6 +263,57 @@ func (p *planner) accessors(d *decl, f *Function) {
 		f.Accessors += len(instrs)
 	}
 	f.Edits = ordered(edits)
+}
+
+// updated returns the variable, field, element or pointer that unit, a
+// ++, -- or op-assignment, reads and writes (nil for other statements).
+func updated(unit ast.Node) ast.Expr {
+	switch s := unit.(type) {
+	case *ast.IncDecStmt:
+		return s.X
+	case *ast.AssignStmt:
+		if s.Tok != token.ASSIGN && s.Tok != token.DEFINE {
+			return s.Lhs[0]
+		}
+	}
+	return nil
+}
+
+// update plans the rewrite of e's read and write in unit, a ++, -- or
+// op-assignment whose operator cannot panic: `e op= v` becomes
+// chordgoOp(&e, v), and `e++` chordgoAdd(&e, 1). The accessor evaluates
+// what the statement evaluates, in the same order: e's address (with its
+// index and nil checks), then v, then the read, the operation and the
+// write. start and end are e's offsets in the file.
+func (p *planner) update(unit ast.Node, e ast.Expr, start, end int, edits *[]edit) (Skip, bool) {
+	var op token.Token
+	var last token.Position // the operator of ++ and --, the value of an op-assignment
+	var closings []overlay.Insertion
+	switch s := unit.(type) {
+	case *ast.IncDecStmt:
+		op, last = s.Tok, p.fset.PositionFor(s.TokPos, false)
+		stmtEnd := last.Offset + len(op.String())
+		closings = []overlay.Insertion{{Offset: end, Text: ", 1)", Remove: stmtEnd - end}}
+	case *ast.AssignStmt:
+		op, last = s.Tok, p.fset.PositionFor(s.Rhs[0].Pos(), false)
+		closings = []overlay.Insertion{
+			{Offset: end, Text: ", ", Remove: last.Offset - end},
+			{Offset: p.fset.PositionFor(s.End(), false).Offset, Text: ")"},
+		}
+	}
+	name, ok := updateAccessors[op]
+	switch {
+	case !ok:
+		return SkipMayPanic, false
+	case last.Line != p.fset.PositionFor(e.End(), false).Line:
+		return SkipStoreForm, false // the rewrite would join two lines
+	}
+	stmtEnd := closings[len(closings)-1].Offset + closings[len(closings)-1].Remove
+	*edits = append(*edits, edit{overlay.Insertion{Offset: start, Text: name + "(&"}, start, stmtEnd, false})
+	for _, c := range closings {
+		*edits = append(*edits, edit{c, start, stmtEnd, true})
+	}
+	return "", true
 }
 
 // unitOf returns the statement or condition the expression at the top of

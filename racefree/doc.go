@@ -83,15 +83,20 @@
 // at the expression's position, in every variant and closure, is an
 // access chordgo analyzed, reached, and in no race; a store is the one
 // target of an = assignment whose value is not converted to an interface
-// implicitly, on the line of its "=" (removing "=" keeps lines). The
-// insertions are within lines: line numbers stay, columns after an
-// accessor on its line move, and gofmt may respace the copy.
+// implicitly, on the line of its "=" (removing "=" keeps lines). A read
+// and a write at one position are rewritten only as the target of ++, --
+// or an op-assignment whose operator cannot panic (+ - * & | ^ &^): `e
+// op= v` becomes chordgoAdd(&e, v) and the like, and `e++`
+// chordgoAdd(&e, 1), which evaluate e's address, then v, then read,
+// compute and write, as the statement does (/, % and shifts may panic,
+// and the panic's top frame would be the accessor's). The insertions are
+// within lines: line numbers stay, columns after an accessor on its line
+// move, and gofmt may respace the copy.
 //
 // # Not done
 //
 // RedCard's span redundancy (C1: a later check of the same location in
-// the same goroutine with no release in between) is not rewritten; nor
-// are op-assignments and ++ (a read and a write at one position).
+// the same goroutine with no release in between) is not rewritten.
 //
 // Package racefree comes after demand in chordgo's data flow and is used
 // by cmd/chordgo.

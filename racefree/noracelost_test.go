@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"go/build"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -73,24 +75,31 @@ func TestNoRaceLost(t *testing.T) {
 			if !e.IsDir() {
 				continue
 			}
+			// "/...": a directory may hold a program's packages below it
+			// (programs_share_lib).
 			if strings.HasSuffix(e.Name(), "_racy") {
 				racy++
 				if *full || racy%sampleEvery == 1 {
-					patterns = append(patterns, "./"+e.Name())
+					patterns = append(patterns, "./"+e.Name()+"/...")
 				}
 			} else if *full {
-				patterns = append(patterns, "./"+e.Name())
+				patterns = append(patterns, "./"+e.Name()+"/...")
 			}
 		}
 		funcs, overlayFile := planAndWrite(t, root, patterns, nil)
-		changed := changedDirs(t, overlayFile)
+		changed := changedDirs(t, root, overlayFile)
 		t.Logf("%d programs analyzed, %d marked functions, %d programs changed by the overlay", len(patterns), marked(funcs), len(changed))
 		if !*full && len(changed) > sampleMax {
 			changed = changed[:sampleMax]
 		}
 		for _, dir := range changed {
 			t.Run(filepath.Base(dir), func(t *testing.T) {
-				compare(t, dir, overlayFile, nil, false, knownMissed[filepath.Base(dir)])
+				_, test := program(t, dir)
+				var args []string
+				if test {
+					args = []string{"-test.v"}
+				}
+				compare(t, dir, overlayFile, args, test, knownMissed[filepath.Base(dir)])
 			})
 		}
 	})
@@ -141,15 +150,55 @@ func planAndWrite(t *testing.T, dir string, patterns, tags []string) ([]Function
 	return funcs, overlayFile
 }
 
-// changedDirs returns the directories of the files the overlay replaces.
-func changedDirs(t *testing.T, overlayFile string) []string {
+// changedDirs returns the directories of the programs the overlay
+// changes: those of the files it replaces, and, where that is a library
+// (a package that is neither main nor has tests, as
+// programs_share_lib/lib), the directories of testdata/races's programs
+// beside it (the packages under the same directory of root) that have a
+// main or tests.
+func changedDirs(t *testing.T, root, overlayFile string) []string {
 	t.Helper()
-	replace := readOverlay(t, overlayFile)
 	dirs := map[string]bool{}
-	for file := range replace {
-		dirs[filepath.Dir(file)] = true
+	for file := range readOverlay(t, overlayFile) {
+		dir := filepath.Dir(file)
+		if ok, _ := program(t, dir); ok {
+			dirs[dir] = true
+			continue
+		}
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			t.Fatalf("%s: a library outside %s", dir, root)
+		}
+		top := filepath.Join(root, strings.Split(rel, string(filepath.Separator))[0])
+		err = filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			if ok, _ := program(t, path); ok {
+				dirs[path] = true
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return slices.Sorted(maps.Keys(dirs))
+}
+
+// program says whether the package in dir is a program of its own (a
+// main package, or a package with tests) and whether its tests are that
+// program.
+func program(t *testing.T, dir string) (ok, test bool) {
+	t.Helper()
+	pkg, err := build.ImportDir(dir, 0)
+	if _, noGo := err.(*build.NoGoError); err != nil && !noGo {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	if pkg.Name == "main" && len(pkg.GoFiles) > 0 {
+		return true, false
+	}
+	return len(pkg.TestGoFiles)+len(pkg.XTestGoFiles) > 0, true
 }
 
 // compare builds the program in dir with -race, without and with the

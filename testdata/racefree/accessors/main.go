@@ -1,6 +1,6 @@
 // Command accessors races on hits, in a function whose other loads and
 // stores are race-free: they go through chordgo racefree's accessors
-// (racefree.TestAccessors). go run -race reports the race at line 32
+// (racefree.TestAccessors). go run -race reports the race at line 39
 // (with itself) each time.
 package main
 
@@ -10,6 +10,7 @@ type node struct {
 	a, b int
 	xs   []int
 	next *node
+	name string
 }
 
 var hits int
@@ -26,9 +27,15 @@ func work(results chan<- int) {
 		n.b = n.next.b * 2
 	}
 	n.a += 1
+	n.xs[1]++
+	n.b -= n.xs[1]
+	n.name += "ab"
+	n.a /= 1
+	n.b <<= 1
+	n.xs[2] += len(fmt.Sprint(n.a))
 	var p *int = &n.next.a
 	*p = n.b
-	results <- n.b + *p
+	results <- n.b + *p + len(n.name)
 	hits++
 }
 

@@ -1,0 +1,5 @@
+package setup
+
+import "testing"
+
+func TestStart(t *testing.T) { Start() }
