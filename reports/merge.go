@@ -72,15 +72,14 @@ func (rep *Report) Describe() {
 //
 // Stats: the funnel's counts before the last stage, sizes and times are
 // summed; the ultimate pairs are the distinct races, those reported plus
-// those filters took out (summed: a race that the filters took out of two
-// shards counts twice); the demand loops' iterations follow one another
+// those filters took out (a race filtered out of two shards once, by the
+// ids a shard's report lists); the demand loops' iterations follow one another
 // in program order, and their sites per k are summed. Two reports that
 // cover the same program are an error (shards that overlap). The merged
 // report has opts.
 func Merge(reps []*Report, opts Options) (*Report, error) {
 	out := &Report{opts: opts, Stats: Stats{Seconds: map[string]float64{}, Sizes: map[string]int{}}, funcInfo: map[string]FuncInfo{}}
-	byLoc := map[string]int{}     // location id -> index in out.groups
-	byRace := map[string][2]int{} // race id -> group and index of its copy
+	byRace := map[string]entry{} // race id -> its copy, chosen so far
 	byProgram := map[string]bool{}
 	// Filters take a race out in every program that has it: one filtered
 	// in two shards is counted once, by its id, unless a report gives
@@ -90,20 +89,12 @@ func Merge(reps []*Report, opts Options) (*Report, error) {
 		rep.Describe()
 		maps.Copy(out.funcInfo, rep.funcInfo)
 		for _, g := range rep.groups {
-			k, ok := byLoc[g.loc.ID]
-			if !ok {
-				k = len(out.groups)
-				byLoc[g.loc.ID] = k
-				out.groups = append(out.groups, group{loc: g.loc})
-			}
 			for _, e := range g.races {
-				at, ok := byRace[e.desc.ID]
+				kept, ok := byRace[e.desc.ID]
 				if !ok {
-					byRace[e.desc.ID] = [2]int{k, len(out.groups[k].races)}
-					out.groups[k].races = append(out.groups[k].races, e)
+					byRace[e.desc.ID] = e
 					continue
 				}
-				kept := &out.groups[at[0]].races[at[1]]
 				chosen := *kept.desc
 				if compareCopies(e.desc, kept.desc) < 0 {
 					chosen = *e.desc
@@ -112,6 +103,7 @@ func Merge(reps []*Report, opts Options) (*Report, error) {
 					chosen.Accesses[a].Roots = unionSorted(kept.desc.Accesses[a].Roots, e.desc.Accesses[a].Roots)
 				}
 				kept.desc = &chosen
+				byRace[e.desc.ID] = kept
 			}
 		}
 		for _, e := range rep.Errors {
@@ -145,6 +137,19 @@ func Merge(reps []*Report, opts Options) (*Report, error) {
 		Suppressed: len(f.Suppressed) + uncounted.Suppressed,
 		Baseline:   len(f.Baseline) + uncounted.Baseline,
 		Unchanged:  len(f.Unchanged) + uncounted.Unchanged,
+	}
+	// A race is under its chosen copy's location: the same two accesses
+	// can be on objects of different sites in different programs.
+	byLoc := map[string]int{} // location id -> index in out.groups
+	for _, id := range slices.Sorted(maps.Keys(byRace)) {
+		e := byRace[id]
+		k, ok := byLoc[e.desc.Location.ID]
+		if !ok {
+			k = len(out.groups)
+			byLoc[e.desc.Location.ID] = k
+			out.groups = append(out.groups, group{loc: e.desc.Location})
+		}
+		out.groups[k].races = append(out.groups[k].races, e)
 	}
 	slices.SortFunc(out.Stats.Programs, func(a, b ProgramStats) int { return strings.Compare(a.Name, b.Name) })
 	s := &out.Stats

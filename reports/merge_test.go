@@ -281,3 +281,49 @@ func TestReadJSONErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeOneRaceTwoLocations checks a race of two programs on objects
+// of different sites: the library's two accesses are one race (one id),
+// on the object each test allocates. The merge shows it once, under the
+// location of the copy it chose, whatever the order of the reports.
+func TestMergeOneRaceTwoLocations(t *testing.T) {
+	lib := `package lib
+
+// Bump's goroutine and its caller both write *n.
+func Bump(n *int) {
+	done := make(chan bool)
+	go func() {
+		*n++
+		done <- true
+	}()
+	*n++
+	<-done
+}
+`
+	test := func(pkg, name string) string {
+		return "package " + pkg + "\n\nimport (\n\t\"testing\"\n\n\t\"prog/lib\"\n)\n\nfunc " + name + "(t *testing.T) { lib.Bump(new(int)) }\n"
+	}
+	dir := writeFiles(t, map[string]string{"lib/lib.go": lib, "a/a_test.go": test("a", "TestA"), "b/b_test.go": test("b", "TestB")})
+	a := analyzerOf(t, pointsto.Config{Patterns: []string{"./..."}, Dir: dir, Tests: true})
+	opts := Options{}
+	var want []byte
+	for _, reverse := range []bool{false, true} {
+		reps := programReports(t, a, opts)
+		if reverse {
+			slices.Reverse(reps)
+		}
+		rep, err := Merge(reps, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := writeJSON(t, rep)
+		if want == nil {
+			want = got
+			if rep.Stats.Locations != 1 || rep.Stats.Reported != 3 {
+				t.Errorf("%d locations, %d races; want 1 and 3 (the library's, each once):\n%s", rep.Stats.Locations, rep.Stats.Reported, got)
+			}
+		} else if !bytes.Equal(got, want) {
+			t.Errorf("reports merged in reverse:\n%s\nwant:\n%s", got, want)
+		}
+	}
+}
