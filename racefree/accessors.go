@@ -116,7 +116,7 @@ func chordgoAndNot[T chordgoInteger](p *T, v T) { *p &^= v }
 // closure of the declaration, is an access chordgo analyzed, reached, and
 // in no race. A store whose value the compiler converts to an interface
 // implicitly is left (chordgoStore's type inference would fail).
-func (p *planner) accessors(d *decl, f *Function) {
+func (p *Planner) accessors(d *decl, f *Function) {
 	f.Skipped = map[Skip]int{}
 	at := map[int][]ssa.Instruction{} // by the file offset of the instruction's position
 	calls := map[int]bool{}           // offsets of calls and receives
@@ -285,7 +285,7 @@ func updated(unit ast.Node) ast.Expr {
 // what the statement evaluates, in the same order: e's address (with its
 // index and nil checks), then v, then the read, the operation and the
 // write. start and end are e's offsets in the file.
-func (p *planner) update(unit ast.Node, e ast.Expr, start, end int, edits *[]edit) (Skip, bool) {
+func (p *Planner) update(unit ast.Node, e ast.Expr, start, end int, edits *[]edit) (Skip, bool) {
 	var op token.Token
 	var last token.Position // the operator of ++ and --, the value of an op-assignment
 	var closings []overlay.Insertion
@@ -351,7 +351,7 @@ func unitOf(stack []ast.Node) ast.Node {
 
 // impure says whether unit calls a function (other than len and cap),
 // receives, or declares a closure.
-func (p *planner) impure(unit ast.Node, calls map[int]bool) bool {
+func (p *Planner) impure(unit ast.Node, calls map[int]bool) bool {
 	lo, hi := p.fset.PositionFor(unit.Pos(), false).Offset, p.fset.PositionFor(unit.End(), false).Offset
 	for off := range calls {
 		if lo <= off && off < hi {

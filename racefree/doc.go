@@ -9,9 +9,11 @@
 //
 // # What it takes and gives
 //
-// [Plan] takes the demand loop's last completed run ([demand.Result]: the
-// points-to result with its call graph and the functions reached, and the
-// races, which include every race a longer run would report) and gives,
+// A [Planner] takes each program's final run of the demand loop
+// ([demand.Result]: the points-to result with its call graph and the
+// functions reached, and the races, which include every race a longer run
+// would report), keeping only those sets, not the result, and [Planner.Plan]
+// gives,
 // for every function declaration of the packages named, whether it is
 // marked and, if not, why ([Reason]) and which of its race-free loads and
 // stores go through accessors (and why the others do not, [Skip]).

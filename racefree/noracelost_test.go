@@ -142,7 +142,7 @@ func planAndWrite(t *testing.T, dir string, patterns, tags []string) ([]Function
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := Plan([]*demand.Result{dr}, func(f string) bool { return !unreplaceable(f) })
+	funcs := planOne(dr, func(f string) bool { return !unreplaceable(f) })
 	overlayFile := filepath.Join(t.TempDir(), "overlay.json")
 	if err := Write(overlayFile, funcs); err != nil {
 		t.Fatal(err)

@@ -55,28 +55,10 @@ const (
 	HasNorace     Reason = "already //go:norace"
 )
 
-// Plan decides which function declarations of the packages analyzed are
-// marked //go:norace: those whose every load and store, in each variant
-// of the function the program has (a package and its test variant) and in
-// each closure declared in it, chordgo proved race-free (it is in no race
-// of the programs' results drs, which report every race with an access in
-// these packages), and
-// whose calls go only to functions that are safe to inline into it
-// (inlineSafe). replaceable says which files an overlay may replace.
-// Functions are returned in file and offset order.
-func Plan(drs []*demand.Result, replaceable func(file string) bool) []Function {
-	p := newPlanner(drs)
-	var out []Function
-	for _, d := range p.decls() {
-		out = append(out, p.decide(d, replaceable))
-	}
-	slices.SortFunc(out, func(a, b Function) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Offset, b.Offset))
-	})
-	return out
-}
-
-type planner struct {
+// A Planner gathers what the results of a module's programs say, one
+// program at a time (Add), so that no program's result is kept while the
+// others are analyzed, and then plans the overlay (Plan).
+type Planner struct {
 	facts   *pointsto.Facts
 	fset    *token.FileSet
 	reached map[*ssa.Function]bool
@@ -87,40 +69,60 @@ type planner struct {
 	safe    map[*ssa.Function]bool                  // inlineSafe, memoized
 }
 
-// newPlanner gathers what the programs' results say: the functions each
-// reaches, those with an access in a race, the accesses, and the callees
-// of dynamic calls. The programs share the facts' ids (pointsto's
-// Analyzer.Program), so their sets join.
-func newPlanner(drs []*demand.Result) *planner {
-	p := &planner{
+// NewPlanner returns a Planner that has seen no program.
+func NewPlanner() *Planner {
+	return &Planner{
 		reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{}, racyE: map[ssa.Instruction]bool{},
 		access: map[ssa.Instruction]bool{}, callees: map[ssa.CallInstruction][]*ssa.Function{},
 		safe: map[*ssa.Function]bool{},
 	}
-	for _, dr := range drs {
-		f := dr.PointsTo.Facts
-		p.facts, p.fset = f.Whole(), f.Prog.Fset
-		for t := range dr.PointsTo.Tuples("reach") {
-			p.reached[f.Func(t[1])] = true
+}
+
+// Add gathers what a program's final result says: the functions it
+// reaches, those with an access in a race, the accesses, and the callees
+// of dynamic calls. The programs share the facts' ids (pointsto's
+// Analyzer.Program), so their sets join.
+func (p *Planner) Add(dr *demand.Result) {
+	f := dr.PointsTo.Facts
+	p.facts, p.fset = f.Whole(), f.Prog.Fset
+	for t := range dr.PointsTo.Tuples("reach") {
+		p.reached[f.Func(t[1])] = true
+	}
+	for _, r := range dr.Races.Races {
+		for _, a := range r.Accesses {
+			p.racy[f.Func(f.AccessFunc(a.E))] = true
+			p.racyE[f.Access(a.E)] = true
 		}
-		for _, r := range dr.Races.Races {
-			for _, a := range r.Accesses {
-				p.racy[f.Func(f.AccessFunc(a.E))] = true
-				p.racyE[f.Access(a.E)] = true
-			}
-		}
-		for e := range uint32(f.Size(pointsto.DomE)) {
-			p.access[f.Access(e)] = true
-		}
-		for i, ms := range dr.PointsTo.CallGraph() {
-			for _, m := range ms {
-				if fn := f.Func(m); !slices.Contains(p.callees[f.Call(i)], fn) {
-					p.callees[f.Call(i)] = append(p.callees[f.Call(i)], fn)
-				}
+	}
+	for e := range uint32(f.Size(pointsto.DomE)) {
+		p.access[f.Access(e)] = true
+	}
+	for i, ms := range dr.PointsTo.CallGraph() {
+		for _, m := range ms {
+			if fn := f.Func(m); !slices.Contains(p.callees[f.Call(i)], fn) {
+				p.callees[f.Call(i)] = append(p.callees[f.Call(i)], fn)
 			}
 		}
 	}
-	return p
+}
+
+// Plan decides which function declarations of the packages analyzed are
+// marked //go:norace: those whose every load and store, in each variant
+// of the function the program has (a package and its test variant) and in
+// each closure declared in it, chordgo proved race-free (it is in no race
+// of the programs added, which report every race with an access in these
+// packages), and whose calls go only to functions that are safe to inline
+// into it (inlineSafe). replaceable says which files an overlay may
+// replace. Functions are returned in file and offset order.
+func (p *Planner) Plan(replaceable func(file string) bool) []Function {
+	var out []Function
+	for _, d := range p.decls() {
+		out = append(out, p.decide(d, replaceable))
+	}
+	slices.SortFunc(out, func(a, b Function) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Offset, b.Offset))
+	})
+	return out
 }
 
 // A decl is a function declaration with the go/ssa functions made from
@@ -138,7 +140,7 @@ type decl struct {
 // the program has for it (those reached, and those their code refers to),
 // in file order. A package and its test variant are parsed apart: one
 // declaration is at two token.Pos, and is found by its file offset.
-func (p *planner) decls() []*decl {
+func (p *Planner) decls() []*decl {
 	byFile := map[token.Position]*decl{}
 	byPos := map[token.Pos]*decl{}
 	for _, pkg := range p.facts.Prog.Packages {
@@ -186,7 +188,7 @@ func (p *planner) decls() []*decl {
 	return out
 }
 
-func (p *planner) decide(d *decl, replaceable func(string) bool) Function {
+func (p *Planner) decide(d *decl, replaceable func(string) bool) Function {
 	raw := p.fset.PositionFor(d.syntax.Pos(), false)
 	fn := Function{
 		Pos:     p.fset.PositionFor(d.syntax.Pos(), true),
@@ -224,7 +226,7 @@ func (p *planner) decide(d *decl, replaceable func(string) bool) Function {
 	return fn
 }
 
-func (p *planner) reason(d *decl, replaceable func(string) bool) Reason {
+func (p *Planner) reason(d *decl, replaceable func(string) bool) Reason {
 	switch {
 	case d.syntax.Type.TypeParams != nil || recvTypeParams(d.syntax):
 		return Generic
@@ -302,7 +304,7 @@ func hasLoadOrStore(fn *ssa.Function) bool {
 // nothing else can reach (go/ssa keeps it off the heap: not captured, its
 // address not taken beyond loads and stores), which the race detector may
 // check but no other goroutine can touch.
-func (p *planner) modeled(fn *ssa.Function) bool {
+func (p *Planner) modeled(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		if !p.facts.Live(b) {
 			continue
@@ -325,7 +327,7 @@ func (p *planner) modeled(fn *ssa.Function) bool {
 // compiler inlines those it can devirtualize) is inlineSafe. Go
 // statements are left out: their function runs in its own goroutine,
 // never inlined.
-func (p *planner) calleesSafe(fn *ssa.Function) bool {
+func (p *Planner) calleesSafe(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		if !p.facts.Live(b) {
 			continue
@@ -375,7 +377,7 @@ var noRaceFuncPkgs = map[string]bool{"sync": true, "sync/atomic": true, "interna
 // access in the packages named, so one between two accesses elsewhere is
 // unknown. Mid-stack inlining makes this transitive; a recursive cycle
 // is judged by its members' own accesses (the memo's optimistic entry).
-func (p *planner) inlineSafe(g *ssa.Function) bool {
+func (p *Planner) inlineSafe(g *ssa.Function) bool {
 	if ok, seen := p.safe[g]; seen {
 		return ok
 	}
@@ -385,7 +387,7 @@ func (p *planner) inlineSafe(g *ssa.Function) bool {
 	return ok
 }
 
-func (p *planner) inlineSafeUncached(g *ssa.Function) bool {
+func (p *Planner) inlineSafeUncached(g *ssa.Function) bool {
 	if len(g.Blocks) == 0 {
 		return true
 	}

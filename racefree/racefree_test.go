@@ -184,6 +184,13 @@ func tokens(t *testing.T, name string, src []byte) []positioned {
 
 // TestPlan checks the decision and its reason for each function of
 // testdata/racefree/plan, which has one function per reason.
+// planOne plans the overlay from one program's result.
+func planOne(dr *demand.Result, replaceable func(string) bool) []Function {
+	p := NewPlanner()
+	p.Add(dr)
+	return p.Plan(replaceable)
+}
+
 func TestPlan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyzes a program with the standard library")
@@ -193,7 +200,7 @@ func TestPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]Function{}
-	for _, f := range Plan([]*demand.Result{dr}, func(string) bool { return true }) {
+	for _, f := range planOne(dr, func(string) bool { return true }) {
 		got[f.Name] = f
 	}
 	for _, tc := range []struct {
@@ -225,7 +232,7 @@ func TestPlan(t *testing.T) {
 		t.Errorf("%s: in the plan, not in the test's table", name)
 	}
 	// Not replaceable: nothing is marked.
-	for _, f := range Plan([]*demand.Result{dr}, func(string) bool { return false }) {
+	for _, f := range planOne(dr, func(string) bool { return false }) {
 		if f.Marked || f.Name == "fill" && f.Reason != Unreplaceable {
 			t.Errorf("%s with no file replaceable: marked %v, reason %q", f.Name, f.Marked, f.Reason)
 		}
@@ -248,7 +255,7 @@ func TestAccessors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := Plan([]*demand.Result{dr}, func(string) bool { return true })
+	funcs := planOne(dr, func(string) bool { return true })
 	var work Function
 	for _, f := range funcs {
 		if f.Name == "work" {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/internal/overlay"
 	"github.com/chordgo/chordgo/racefree"
 )
@@ -49,8 +48,8 @@ func runRacefree(args []string) int {
 		return fail(err)
 	}
 	defer stop()
-	var results []*demand.Result
-	af.keep = func(dr *demand.Result) { results = append(results, dr) }
+	planner := racefree.NewPlanner()
+	af.keep = planner.Add
 	rep, prog, code := af.analyze(ctx, "racefree", lf, fs.Args(), false, nil)
 	if rep == nil {
 		return code
@@ -64,7 +63,7 @@ func runRacefree(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	funcs := racefree.Plan(results, func(file string) bool { return !replaceable(file) })
+	funcs := planner.Plan(func(file string) bool { return !replaceable(file) })
 	if err := racefree.Write(*overlayFile, funcs); err != nil {
 		return fail(err)
 	}
