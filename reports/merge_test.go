@@ -16,48 +16,10 @@ import (
 
 // sharedRace is two test packages, two programs, that both call a library
 // function with a race inside it; b's test has a race of its own.
-var sharedRace = map[string]string{
-	"lib/lib.go": `package lib
+const sharedRace = "../testdata/shards"
 
-// Bump's goroutine and its caller both write n.
-func Bump() int {
-	n := 0
-	done := make(chan bool)
-	go func() {
-		n++
-		done <- true
-	}()
-	n++
-	<-done
-	return n
-}
-`,
-	"a/a_test.go": `package a
-
-import (
-	"testing"
-
-	"prog/lib"
-)
-
-func TestA(t *testing.T) { lib.Bump() }
-`,
-	"b/b_test.go": `package b
-
-import (
-	"testing"
-
-	"prog/lib"
-)
-
-func TestB(t *testing.T) {
-	lib.Bump()
-	x := new(int)
-	go func() { *x = 1 }()
-	*x = 2
-}
-`,
-}
+// sharedRacePath is sharedRace's import path.
+const sharedRacePath = "github.com/chordgo/chordgo/testdata/shards"
 
 // writeFiles writes a module "prog" of the given files into a new
 // directory.
@@ -112,8 +74,7 @@ func writeJSON(t *testing.T, rep *Report) []byte {
 // both; b's own race is the other location; the first race of each
 // location has its paths, the others none (MaxPaths 1).
 func TestMerge(t *testing.T) {
-	dir := writeFiles(t, sharedRace)
-	a := analyzerOf(t, pointsto.Config{Patterns: []string{"./..."}, Dir: dir, Tests: true})
+	a := analyzerOf(t, pointsto.Config{Patterns: []string{"./..."}, Dir: sharedRace, Tests: true})
 	reps := programReports(t, a, Options{MaxPaths: 1})
 	if len(reps) != 2 {
 		t.Fatalf("%d reports, want one per program (2)", len(reps))
@@ -148,8 +109,8 @@ func TestMerge(t *testing.T) {
 	}
 	// lib.go's n++ twice: write/write, write/read, read/write.
 	want := map[string][][]string{
-		"lib/lib.go":  slices.Repeat([][]string{{"prog/a.TestA", "prog/b.TestB"}}, 3),
-		"b/b_test.go": {{"prog/b.TestB"}},
+		"lib/lib.go":  slices.Repeat([][]string{{sharedRacePath + "/a.TestA", sharedRacePath + "/b.TestB"}}, 3),
+		"b/b_test.go": {{sharedRacePath + "/b.TestB"}},
 	}
 	if !reflect.DeepEqual(byFile, want) {
 		t.Errorf("roots of the races by location %v, want %v", byFile, want)
@@ -162,7 +123,7 @@ func TestMerge(t *testing.T) {
 	for _, p := range s.Programs {
 		names = append(names, p.Name)
 	}
-	if want := []string{"prog/a (tests)", "prog/b (tests)"}; !slices.Equal(names, want) {
+	if want := []string{sharedRacePath + "/a (tests)", sharedRacePath + "/b (tests)"}; !slices.Equal(names, want) {
 		t.Errorf("programs %q, want %q", names, want)
 	}
 }
@@ -172,8 +133,7 @@ func TestMerge(t *testing.T) {
 // and read back (chordgo check -shard, chordgo merge), in either order,
 // merge into the bytes of the in-process merge.
 func TestMergeShards(t *testing.T) {
-	dir := writeFiles(t, sharedRace)
-	a := analyzerOf(t, pointsto.Config{Patterns: []string{"./..."}, Dir: dir, Tests: true})
+	a := analyzerOf(t, pointsto.Config{Patterns: []string{"./..."}, Dir: sharedRace, Tests: true})
 	opts := Options{MaxPaths: 1}
 	whole, err := Merge(programReports(t, a, opts), opts)
 	if err != nil {
@@ -257,7 +217,7 @@ func TestMergeShards(t *testing.T) {
 			}
 			reps = append(reps, rep)
 		}
-		if _, err := Merge(reps, opts); err == nil || !strings.Contains(err.Error(), "prog/a (tests) is in two of the reports") {
+		if _, err := Merge(reps, opts); err == nil || !strings.Contains(err.Error(), sharedRacePath+"/a (tests) is in two of the reports") {
 			t.Errorf("merging a program twice: %v, want an error naming it", err)
 		}
 	})

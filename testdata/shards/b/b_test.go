@@ -6,4 +6,10 @@ import (
 	"github.com/chordgo/chordgo/testdata/shards/lib"
 )
 
-func TestB(t *testing.T) { lib.Bump() }
+// TestB has a race of its own besides the library's.
+func TestB(t *testing.T) {
+	lib.Bump()
+	x := new(int)
+	go func() { *x = 1 }()
+	*x = 2
+}
