@@ -96,7 +96,7 @@ func (o *Order) channelUse(evs []uint32, objs map[uint32][]pointsto.Ctx) (sends 
 // at most once per call of fn.
 func (o *Order) runsOnceIn(fn *ssa.Function, b *ssa.BasicBlock) bool {
 	threads := o.gs.Of(o.funcIDOf(fn))
-	if len(threads) == 0 || b != nil && o.f.Repeats(b) {
+	if len(threads) == 0 || b != nil && o.repeats(b) {
 		return false
 	}
 	for _, g := range threads {

@@ -16,7 +16,7 @@ import (
 // one run of G0, so one run of its go statement, so one instance.
 func (o *Order) oneInstance(m uint32, g uint32) bool {
 	use, _, ok := o.handedCall(m, g)
-	if !ok || o.f.Repeats(use.Block()) {
+	if !ok || o.repeats(use.Block()) {
 		return false
 	}
 	caller, ok := o.f.FuncID(use.Parent())
@@ -42,7 +42,7 @@ func (o *Order) handedCall(m uint32, g uint32) (*ssa.Call, ssa.Value, bool) {
 		return nil, nil, false
 	}
 	site, ok := o.f.Call(gr.Site).(*ssa.Go)
-	if !ok || o.f.Repeats(site.Block()) {
+	if !ok || o.repeats(site.Block()) {
 		return nil, nil, false
 	}
 	sites := o.callSitesOf(m)
@@ -50,14 +50,14 @@ func (o *Order) handedCall(m uint32, g uint32) (*ssa.Call, ssa.Value, bool) {
 		return nil, nil, false
 	}
 	call := o.f.Call(sites[0])
-	if call.Parent() != entry || o.f.Repeats(call.Block()) {
+	if call.Parent() != entry || o.repeats(call.Block()) {
 		return nil, nil, false
 	}
 	param, ok := capturedParam(call.Common().Value, site)
 	if !ok {
 		return nil, nil, false
 	}
-	value := madeOnce(fn)
+	value := o.madeOnce(fn)
 	if value == nil {
 		return nil, nil, false
 	}
@@ -112,10 +112,30 @@ func capturedParam(v ssa.Value, site *ssa.Go) (*ssa.Parameter, bool) {
 	return param, true
 }
 
-// madeOnce returns the one value of function literal fn in its enclosing
+// madeOnce is findMadeOnce, kept per function.
+func (o *Order) madeOnce(fn *ssa.Function) ssa.Value {
+	v, ok := o.made[fn]
+	if !ok {
+		v = findMadeOnce(fn)
+		o.made[fn] = v
+	}
+	return v
+}
+
+// repeats is Facts.Repeats, kept per block.
+func (o *Order) repeats(b *ssa.BasicBlock) bool {
+	v, ok := o.repeatsAt[b]
+	if !ok {
+		v = o.f.Repeats(b)
+		o.repeatsAt[b] = v
+	}
+	return v
+}
+
+// findMadeOnce returns the one value of function literal fn in its enclosing
 // function: its closure, or fn itself if it captures nothing and is used
 // once; or nil.
-func madeOnce(fn *ssa.Function) ssa.Value {
+func findMadeOnce(fn *ssa.Function) ssa.Value {
 	var found ssa.Value
 	n := 0
 	for _, b := range fn.Parent().Blocks {

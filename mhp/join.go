@@ -181,7 +181,7 @@ type onceKey struct {
 func (o *Order) runsOncePerInstance(x ssa.Instruction, g uint32) bool {
 	o.work++
 	entry := o.entryOf(g)
-	if entry == nil || o.f.Repeats(x.Block()) {
+	if entry == nil || o.repeats(x.Block()) {
 		return false
 	}
 	fn := x.Parent()
@@ -202,7 +202,7 @@ func (o *Order) runsOncePerInstance(x ssa.Instruction, g uint32) bool {
 		return false
 	}
 	call := o.f.Call(from[0])
-	return call.Parent() == entry && !o.f.Repeats(call.Block())
+	return call.Parent() == entry && !o.repeats(call.Block())
 }
 
 // callSitesOf returns the call sites that may call function m.

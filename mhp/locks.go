@@ -173,7 +173,7 @@ func (o *Order) fixedInActivation(v ssa.Value) bool {
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Const:
 		return true
 	case ssa.Instruction:
-		return v.Block() != nil && !o.f.Repeats(v.Block())
+		return v.Block() != nil && !o.repeats(v.Block())
 	}
 	return false
 }

@@ -41,14 +41,14 @@ type frame struct {
 // statement, a value passed on or stored), which may run in another
 // goroutine or after its maker returned. Termination: each step goes to
 // the enclosing function, and nesting is finite.
-func lift(x ssa.Instruction, v ssa.Value) frame {
+func (o *Order) lift(x ssa.Instruction, v ssa.Value) frame {
 	fr := frame{at: x, root: settled(v, x), chain: []ssa.Instruction{x}}
 	for {
 		fn := fr.at.Parent()
 		if fn.Parent() == nil {
 			return fr
 		}
-		made := madeOnce(fn)
+		made := o.madeOnce(fn)
 		if made == nil {
 			return fr
 		}
@@ -237,7 +237,7 @@ func (o *Order) accessFrames(a, b ssa.Instruction) (frame, frame, bool) {
 	if !ok1 || !ok2 || !types.Identical(p.Type(), q.Type()) || inRecover(a) || inRecover(b) {
 		return frame{}, frame{}, false
 	}
-	fa, fb := lift(a, p), lift(b, q)
+	fa, fb := o.lift(a, p), o.lift(b, q)
 	return fa, fb, !inRecover(fa.at) && !inRecover(fb.at)
 }
 

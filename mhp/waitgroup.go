@@ -100,7 +100,7 @@ func (o *Order) donesAfter(fa frame, field int, objs []uint32) bool {
 		if !ok || f != field {
 			return false
 		}
-		fd := lift(ev.instr, base)
+		fd := o.lift(ev.instr, base)
 		if fd.root != fa.root || fd.at.Parent() != fa.at.Parent() || !runsAfter(fa.chain, fd.chain) {
 			return false
 		}
@@ -204,7 +204,7 @@ func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction
 		return false
 	}
 	k := fa.at.Parent()
-	if k.Parent() == nil || madeOnce(k) != site.Call.Value || onlyUse(site.Call.Value) != ssa.Instruction(site) {
+	if k.Parent() == nil || o.madeOnce(k) != site.Call.Value || onlyUse(site.Call.Value) != ssa.Instruction(site) {
 		return false
 	}
 	r, ok := bound(fa.root, site.Call.Value, site)
