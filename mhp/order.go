@@ -118,6 +118,7 @@ type Order struct {
 	// on the SSA alone and are asked again for every pair of accesses.
 	repeatsAt map[*ssa.BasicBlock]bool
 	made      map[*ssa.Function]ssa.Value
+	lifted    map[liftKey]frame // lift, by instruction and value: the pair rules ask for each access's frame again
 
 	// work counts the steps of the fixpoints and searches (see Work).
 	work uint64
@@ -142,7 +143,7 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
 		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{},
 		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{},
-		avoiding: map[string]*bitset.BitSet{}, repeatsAt: map[*ssa.BasicBlock]bool{}, made: map[*ssa.Function]ssa.Value{}}
+		avoiding: map[string]*bitset.BitSet{}, repeatsAt: map[*ssa.BasicBlock]bool{}, made: map[*ssa.Function]ssa.Value{}, lifted: map[liftKey]frame{}}
 	o.children = make([][]uint32, len(gs.List))
 	for g, gr := range gs.List {
 		for _, p := range gr.Parents {

@@ -42,6 +42,22 @@ type frame struct {
 // goroutine or after its maker returned. Termination: each step goes to
 // the enclosing function, and nesting is finite.
 func (o *Order) lift(x ssa.Instruction, v ssa.Value) frame {
+	key := liftKey{x, v}
+	if fr, ok := o.lifted[key]; ok {
+		return fr
+	}
+	fr := o.liftOnce(x, v)
+	o.lifted[key] = fr // callers only read a frame's chain
+	return fr
+}
+
+type liftKey struct {
+	x ssa.Instruction
+	v ssa.Value
+}
+
+// liftOnce computes lift.
+func (o *Order) liftOnce(x ssa.Instruction, v ssa.Value) frame {
 	fr := frame{at: x, root: settled(v, x), chain: []ssa.Instruction{x}}
 	for {
 		fn := fr.at.Parent()
