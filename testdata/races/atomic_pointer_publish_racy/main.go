@@ -1,11 +1,10 @@
-// The reader waits for a pointer that may be nil (it is, unless the
-// program gets more than four arguments), the value the location starts
-// with: its loop may end before the writer stores anything.
+// The reader waits until the pointer is nil, the value the location starts
+// with: its loop ends at once, before the writer (parked on start until
+// then) stores anything, so its atomic Load orders nothing.
 package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -17,17 +16,16 @@ type config struct{ port int }
 func main() {
 	var published unsafe.Pointer
 	var cfg config
-	var ready unsafe.Pointer
-	if len(os.Args) > 5 {
-		ready = unsafe.Pointer(&cfg)
-	}
+	start := make(chan struct{})
 	go func() {
+		<-start
 		cfg.port = 8080 // want "race"
 		atomic.StorePointer(&published, unsafe.Pointer(&cfg))
 	}()
-	for atomic.LoadPointer(&published) != ready {
+	for atomic.LoadPointer(&published) != nil {
 		runtime.Gosched()
 	}
+	close(start)
 	time.Sleep(10 * time.Millisecond) // let the writer run: no happens-before
 	fmt.Println(cfg.port)             // want "race"
 }

@@ -13,7 +13,7 @@ func main() {
 	go func() {
 		wg1.Go(func() {
 			go func() {
-				x = 1 // want "race"
+				x = 1 // want "race" (not with itself)
 				done <- true
 			}()
 		})

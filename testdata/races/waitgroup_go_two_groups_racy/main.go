@@ -10,7 +10,7 @@ var x int
 func main() {
 	var wg4, wg5 sync.WaitGroup
 	wg4.Go(func() {
-		x = 1 // want "race"
+		x = 1 // want "race" (not with itself)
 	})
 	wg5.Go(func() {})
 	wg5.Wait()

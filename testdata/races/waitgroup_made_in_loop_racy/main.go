@@ -18,7 +18,7 @@ func main() {
 		go func(wg *sync.WaitGroup) {
 			if i == 0 {
 				time.Sleep(10 * time.Millisecond)
-				x = 1 // want "race"
+				x = 1 // want "race" (not with itself)
 			}
 			wg.Done()
 		}(wg)
