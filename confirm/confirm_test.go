@@ -44,6 +44,8 @@ func roots(t *testing.T) map[string]Root {
 		module + "confirm/rare.TestStart":        {Program: prog("confirm/rare", false), Test: "TestStart"},
 		module + "confirm/racefree.TestHandoff":  {Program: prog("confirm/racefree", false), Test: "TestHandoff"},
 		module + "confirm/setup.TestStart":       {Program: prog("confirm/setup", false), Test: "TestStart"},
+		module + "confirm/address.TestStart":     {Program: prog("confirm/address", false), Test: "TestStart"},
+		module + "confirm/order.TestStart":       {Program: prog("confirm/order", false), Test: "TestStart"},
 		module + "races/closure_write_racy.main": {Program: prog("races/closure_write_racy", true)},
 	}
 }
@@ -56,6 +58,11 @@ func TestConfirm(t *testing.T) {
 	rename := staticRace(t, "confirm/racy", module+"confirm/racy.TestRename", "racy.go:29:2", "racy.go:26:3")
 	rare := staticRace(t, "confirm/rare", module+"confirm/rare.TestStart", "rare.go:36:2", "rare.go:26:3")
 	setup := staticRace(t, "confirm/setup", module+"confirm/setup.TestStart", "setup.go:15:2", "setup.go:31:2")
+	shared := staticRace(t, "confirm/address", module+"confirm/address.TestStart", "address.go:18:30", "address.go:18:30")
+	var order []reports.Race
+	for _, pos := range []string{"order.go:27:4", "order.go:26:6", "order.go:28:4"} {
+		order = append(order, staticRace(t, "confirm/order", module+"confirm/order.TestStart", pos, "order.go:39:2"))
+	}
 	handoff := staticRace(t, "confirm/racefree", module+"confirm/racefree.TestHandoff", "racefree.go:20:3", "racefree.go:33:2")
 	hitAlsoRename := hit
 	hitAlsoRename.Accesses[1].Roots = append(hitAlsoRename.Accesses[1].Roots, module+"confirm/racy.TestRename")
@@ -63,7 +70,8 @@ func TestConfirm(t *testing.T) {
 	type want struct {
 		confirmed bool
 		directed  bool
-		vain      int // the hooks' waits in vain before they met
+		vain      int    // the hooks' waits in vain before they met
+		met       string // a part of the schedule's line that says they met
 		test      string
 		note      string // a part of the note
 	}
@@ -87,10 +95,20 @@ func TestConfirm(t *testing.T) {
 		// The hook first holds the write of the setup in vain, then the
 		// goroutine's until the caller's comes.
 		{name: "rare after a setup", mode: Both, races: []reports.Race{setup}, want: []want{{confirmed: true, directed: true, vain: 1, test: "TestStart"}}},
+		// The hook holds the goroutine at the shared counter, lets the
+		// caller pass at its own, and meets it at the shared one.
+		{name: "same address", mode: Both, races: []reports.Race{shared}, want: []want{{confirmed: true, directed: true, test: "TestStart", met: "at the same address"}}},
+		// The directed run of the first race, the caller going first,
+		// shows the second; the held goroutine going first and the
+		// caller's write right after its statement, the first and the third.
+		{name: "order", mode: Both, races: order, want: []want{
+			{confirmed: true, directed: true, test: "TestStart", met: "; it went first"},
+			{confirmed: true, directed: true, test: "TestStart", met: ", which went first"},
+			{confirmed: true, directed: true, test: "TestStart", met: "; it went first"}}},
 		// The hook holds the goroutine's write, the caller waits for its
 		// flag: the hook times out, and the handoff orders the writes.
 		{name: "race-free", mode: Both, races: []reports.Race{handoff},
-			want: []want{{note: "not seen in 1 run of " + module + "confirm/racefree TestHandoff; not seen in 1 directed run"}}},
+			want: []want{{note: "not seen in 1 run of " + module + "confirm/racefree TestHandoff; not seen in 2 directed runs"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			races := tc.races
@@ -122,7 +140,7 @@ func TestConfirm(t *testing.T) {
 					continue
 				}
 				sched := r.Witness.Schedule
-				met := len(sched) == w.vain+1 && strings.Contains(sched[w.vain], "arrived first") && strings.Contains(sched[w.vain], "which then went first")
+				met := len(sched) == w.vain+1 && strings.Contains(sched[w.vain], "arrived first") && strings.Contains(sched[w.vain], "went first") && strings.Contains(sched[w.vain], w.met)
 				for _, line := range sched[:min(w.vain, len(sched))] {
 					met = met && strings.Contains(line, "did not arrive")
 				}

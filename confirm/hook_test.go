@@ -33,6 +33,21 @@ func g(n int, ch chan int) {
 	}
 	x = y
 }
+
+type node struct {
+	next *node
+	n    int
+}
+
+func h(p *node, q node) {
+	p.next.n = q.n
+	p.n = f()
+	if p.next.n > 0 {
+	}
+	(*p).n++
+	if r := p; r.n > 0 {
+	}
+}
 `
 
 func TestPlaceHooks(t *testing.T) {
@@ -61,20 +76,30 @@ func TestPlaceHooks(t *testing.T) {
 		err      string
 	}{
 		{name: "statements", accesses: [2]Position{at(10, "x", 1), at(23, "x", 1)},
-			lines: map[int]string{10: "\tchordgoHook(1); x = 1", 23: "\tchordgoHook(2); x = y"}},
+			lines: map[int]string{10: "\tchordgoHook(1, nil, nil, true); x = 1; chordgoDone(1)", 23: "\tchordgoHook(2, nil, nil, true); x = y; chordgoDone(2)"}},
 		// The hook goes before the statement: f() runs after it.
 		{name: "operand after a call", accesses: [2]Position{at(11, "x", 1), at(10, "x", 1)},
-			lines: map[int]string{11: "\tchordgoHook(1); y = f() + x", 10: "\tchordgoHook(2); x = 1"}},
+			lines: map[int]string{11: "\tchordgoHook(1, nil, nil, true); y = f() + x; chordgoDone(1)", 10: "\tchordgoHook(2, nil, nil, true); x = 1; chordgoDone(2)"}},
 		{name: "same statement", accesses: [2]Position{at(23, "x", 1), at(23, "y", 1)},
-			lines: map[int]string{23: "\tchordgoHook(3); x = y"}},
+			lines: map[int]string{23: "\tchordgoHook(3, nil, nil, true); x = y; chordgoDone(3)"}},
 		{name: "case body", accesses: [2]Position{at(18, "x", 1), at(10, "x", 1)},
-			lines: map[int]string{18: "\tcase 1: chordgoHook(1); x = 2", 10: "\tchordgoHook(2); x = 1"}},
+			lines: map[int]string{18: "\tcase 1: chordgoHook(1, nil, nil, true); x = 2; chordgoDone(1)", 10: "\tchordgoHook(2, nil, nil, true); x = 1; chordgoDone(2)"}},
 		{name: "closure", accesses: [2]Position{at(20, "x", 1), at(10, "x", 1)},
-			lines: map[int]string{20: "\tgo func() { chordgoHook(1); x = 3 }()", 10: "\tchordgoHook(2); x = 1"}},
+			lines: map[int]string{20: "\tgo func() { chordgoHook(1, nil, nil, true); x = 3; chordgoDone(1) }()", 10: "\tchordgoHook(2, nil, nil, true); x = 1; chordgoDone(2)"}},
 		{name: "condition", accesses: [2]Position{at(21, "x", 1), at(10, "x", 1)},
-			lines: map[int]string{21: "\tchordgoHook(1); if x > 0 {", 10: "\tchordgoHook(2); x = 1"}},
+			lines: map[int]string{21: "\tchordgoHook(1, nil, nil, false); if x > 0 {", 10: "\tchordgoHook(2, nil, nil, true); x = 1; chordgoDone(2)"}},
 		{name: "loop body", accesses: [2]Position{at(15, "y", 1), at(10, "x", 1)},
-			lines: map[int]string{15: "\t\tchordgoHook(1); y = i", 10: "\tchordgoHook(2); x = 1"}},
+			lines: map[int]string{15: "\t\tchordgoHook(1, nil, nil, true); y = i; chordgoDone(1)", 10: "\tchordgoHook(2, nil, nil, true); x = 1; chordgoDone(2)"}},
+		// A field's hook passes its address when finding it runs no code.
+		{name: "field addresses", accesses: [2]Position{at(32, "n", 2), at(32, "n", 3)},
+			lines: map[int]string{32: "\tchordgoHook(3, &p.next.n, &q.n, true); p.next.n = q.n; chordgoDone(3)"}},
+		{name: "field after a call", accesses: [2]Position{at(33, "n", 1), at(32, "n", 2)},
+			lines: map[int]string{33: "\tchordgoHook(1, nil, nil, true); p.n = f(); chordgoDone(1)", 32: "\tchordgoHook(2, nil, &p.next.n, true); p.next.n = q.n; chordgoDone(2)"}},
+		{name: "field in a condition", accesses: [2]Position{at(34, "n", 2), at(36, "n", 1)},
+			lines: map[int]string{34: "\tchordgoHook(1, &p.next.n, nil, false); if p.next.n > 0 {", 36: "\tchordgoHook(2, nil, &(*p).n, true); (*p).n++; chordgoDone(2)"}},
+		// r is declared by the statement: there is none before it.
+		{name: "field of a variable the statement declares", accesses: [2]Position{at(37, "n", 1), at(36, "n", 1)},
+			lines: map[int]string{37: "\tchordgoHook(1, nil, nil, false); if r := p; r.n > 0 {", 36: "\tchordgoHook(2, nil, &(*p).n, true); (*p).n++; chordgoDone(2)"}},
 		{name: "continued line", accesses: [2]Position{at(13, "x", 1), at(10, "x", 1)}, err: "inside a statement that starts on line 12"},
 		{name: "loop condition", accesses: [2]Position{at(14, "x", 1), at(10, "x", 1)}, err: "header of a loop"},
 		{name: "package variable", accesses: [2]Position{at(5, "x", 1), at(10, "x", 1)}, err: "not inside a statement of a function body"},

@@ -307,7 +307,8 @@ func (c *confirmer) undirected(ctx context.Context) {
 }
 
 // directed builds, for each race not confirmed yet, its programs with a
-// hook before each of its two accesses, and runs each Count times.
+// hook before each of its two accesses, and runs each 2*Count times: in
+// turn the later and the held goroutine going first when the hooks meet.
 func (c *confirmer) directed(ctx context.Context) error {
 	forbidden, err := overlay.Unreplaceable()
 	if err != nil {
@@ -356,14 +357,17 @@ func (c *confirmer) directed(ctx context.Context) error {
 				ran = false
 				break
 			}
+		runs:
 			for range c.opts.Count {
-				if r.Confirmed {
-					break
-				}
-				if err := c.run(ctx, p, bin, 1, true); err != nil {
-					c.failed(p, err, true)
-					ran = false
-					break
+				for _, heldFirst := range []string{"0", "1"} {
+					if r.Confirmed {
+						break runs
+					}
+					if err := c.run(ctx, p, bin, 1, true, heldFirstEnv+"="+heldFirst); err != nil {
+						c.failed(p, err, true)
+						ran = false
+						break runs
+					}
 				}
 			}
 		}
@@ -376,7 +380,7 @@ func (c *confirmer) directed(ctx context.Context) error {
 			if len(c.schedule) > 0 {
 				hooks = "the last one's hooks: " + strings.Join(c.schedule, "; ")
 			}
-			r.Note = joinNotes(r.Note, fmt.Sprintf("not seen in %s of %s with hooks before both accesses (%s)", plural(c.opts.Count, "directed run"), strings.Join(names, ", "), hooks))
+			r.Note = joinNotes(r.Note, fmt.Sprintf("not seen in %s of %s with hooks before both accesses, each side going first in half of them (%s)", plural(2*c.opts.Count, "directed run"), strings.Join(names, ", "), hooks))
 		}
 	}
 	return nil
@@ -486,8 +490,9 @@ func (c *confirmer) build(ctx context.Context, prog Program, overlayFile string)
 }
 
 // run runs the binary once in the program's directory with the race
-// detector's reports on and halt_on_error off, and matches its reports.
-func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, directed bool) error {
+// detector's reports on and halt_on_error off, and env added to its
+// environment, and matches its reports.
+func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, directed bool, env ...string) error {
 	var args []string
 	if !p.prog.Main {
 		args = []string{"-test.v", "-test.count", strconv.Itoa(count), "-test.run", anchored(p.tests)}
@@ -504,7 +509,7 @@ func (c *confirmer) run(ctx context.Context, p *plan, bin string, count int, dir
 	}
 	cmd := exec.CommandContext(runCtx, bin, args...)
 	cmd.Dir = p.prog.Dir
-	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0")
+	cmd.Env = append(append(os.Environ(), "GORACE=halt_on_error=0"), env...)
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

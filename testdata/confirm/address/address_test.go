@@ -1,0 +1,5 @@
+package address
+
+import "testing"
+
+func TestStart(t *testing.T) { Start() }

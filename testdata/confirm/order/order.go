@@ -1,0 +1,41 @@
+// Package order has a race that a run of its test almost never shows (as
+// in package rare, the goroutine nearly always takes the mutex first),
+// and that a directed run shows only when the goroutine held at its write
+// goes first and the caller's write follows before the goroutine writes
+// again. The race detector keeps each goroutine's last access to x and,
+// once it reports a race on x, forgets them all: if the caller's write
+// went first, it would be reported with the goroutine's earlier read; if
+// the goroutine's increment came before it, with the increment.
+package order
+
+import (
+	"sync"
+	"time"
+)
+
+var (
+	mu    sync.Mutex
+	calls int
+	x     int
+)
+
+// Start writes x in a goroutine and in the caller, 200ms apart.
+func Start() {
+	done := make(chan bool)
+	go func() {
+		if x == 0 { // want "race"
+			x = 1 // want "race"
+			x++   // want "race"
+		}
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		done <- true
+	}()
+	time.Sleep(200 * time.Millisecond)
+	mu.Lock()
+	calls++
+	mu.Unlock()
+	x = 2 // want "race"
+	<-done
+}

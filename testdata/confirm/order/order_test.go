@@ -1,0 +1,5 @@
+package order
+
+import "testing"
+
+func TestStart(t *testing.T) { Start() }
