@@ -60,8 +60,8 @@ func TestConfirm(t *testing.T) {
 	setup := staticRace(t, "confirm/setup", module+"confirm/setup.TestStart", "setup.go:15:2", "setup.go:31:2")
 	shared := staticRace(t, "confirm/address", module+"confirm/address.TestStart", "address.go:18:30", "address.go:18:30")
 	var order []reports.Race
-	for _, pos := range []string{"order.go:27:4", "order.go:26:6", "order.go:28:4"} {
-		order = append(order, staticRace(t, "confirm/order", module+"confirm/order.TestStart", pos, "order.go:39:2"))
+	for _, pos := range []string{"order.go:31:4", "order.go:30:6", "order.go:32:4", "order.go:34:4"} {
+		order = append(order, staticRace(t, "confirm/order", module+"confirm/order.TestStart", pos, "order.go:46:2"))
 	}
 	handoff := staticRace(t, "confirm/racefree", module+"confirm/racefree.TestHandoff", "racefree.go:20:3", "racefree.go:33:2")
 	hitAlsoRename := hit
@@ -100,10 +100,11 @@ func TestConfirm(t *testing.T) {
 		{name: "same address", mode: Both, races: []reports.Race{shared}, want: []want{{confirmed: true, directed: true, test: "TestStart", met: "at the same address"}}},
 		// The directed run of the first race, the caller going first,
 		// shows the second; the held goroutine going first and the
-		// caller's write right after its statement, the first and the third.
+		// caller's write right after its statement, each of the others.
 		{name: "order", mode: Both, races: order, want: []want{
 			{confirmed: true, directed: true, test: "TestStart", met: "; it went first"},
 			{confirmed: true, directed: true, test: "TestStart", met: ", which went first"},
+			{confirmed: true, directed: true, test: "TestStart", met: "; it went first"},
 			{confirmed: true, directed: true, test: "TestStart", met: "; it went first"}}},
 		// The hook holds the goroutine's write, the caller waits for its
 		// flag: the hook times out, and the handoff orders the writes.

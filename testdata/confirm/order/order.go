@@ -1,11 +1,14 @@
-// Package order has a race that a run of its test almost never shows (as
+// Package order has races that a run of its test almost never shows (as
 // in package rare, the goroutine nearly always takes the mutex first),
 // and that a directed run shows only when the goroutine held at its write
 // goes first and the caller's write follows before the goroutine writes
 // again. The race detector keeps each goroutine's last access to x and,
 // once it reports a race on x, forgets them all: if the caller's write
 // went first, it would be reported with the goroutine's earlier read; if
-// the goroutine's increment came before it, with the increment.
+// the goroutine's write under own came before it, with that write. Within
+// an epoch (between two synchronizations of the goroutine) it keeps the
+// goroutine's first access: the increment is reported only if the hook
+// starts an epoch before it.
 package order
 
 import (
@@ -15,6 +18,7 @@ import (
 
 var (
 	mu    sync.Mutex
+	own   sync.Mutex // the goroutine's only
 	calls int
 	x     int
 )
@@ -26,6 +30,9 @@ func Start() {
 		if x == 0 { // want "race"
 			x = 1 // want "race"
 			x++   // want "race"
+			own.Lock()
+			x = 3 // want "race"
+			own.Unlock()
 		}
 		mu.Lock()
 		calls++
