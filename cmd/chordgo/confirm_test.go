@@ -24,8 +24,8 @@ func TestConfirm(t *testing.T) {
 			stdout: []string{
 				`racy.go:12:3\n\nRace [0-9a-f]+\nConfirmed by go test -race: \S+/racy TestHit\n`,
 				`racy.go:26:3\n\nRace [0-9a-f]+\nConfirmed by go test -race: \S+/racy TestRename\n`,
-				`rare.go:26:3\n\nRace [0-9a-f]+\nConfirmed by go test -race in a directed run: \S+/rare TestStart\n  schedule: write at rare.go:26 arrived first and waited [0-9.]+ms for write at rare.go:36, which then went first\n`,
-				`racefree.go:20:3\n\nRace [0-9a-f]+\nNot confirmed: not seen in 1 run of \S+/racefree TestHandoff; not seen in 1 directed run of \S+/racefree TestHandoff with hooks before both accesses \(the last one.s hooks: write at racefree.go:20 arrived first and waited \S+; \S+ at racefree.go:\d+ did not arrive.*\)\n`,
+				`rare.go:26:3\n\nRace [0-9a-f]+\nConfirmed by go test -race in a directed run: \S+/rare TestStart\n  schedule: write at rare.go:26 arrived first and waited [0-9.]+ms for write at rare.go:36, which went first\n`,
+				`racefree.go:20:3\n\nRace [0-9a-f]+\nNot confirmed: not seen in 1 run of \S+/racefree TestHandoff; not seen in 2 directed runs of \S+/racefree TestHandoff with hooks before both accesses, each side going first in half of them \(the last one.s hooks: write at racefree.go:20 arrived first and waited \S+; \S+ at racefree.go:\d+ did not arrive.*\)\n`,
 				`chordgo confirm: 5 access pairs: 3 confirmed \(1 by directed runs\), 2 not confirmed; 0 races missed\n$`,
 			}},
 		// chordgo does not see accesses through reflect (README,
