@@ -114,8 +114,9 @@ func chordgoAndNot[T chordgoInteger](p *T, v T) { *p &^= v }
 // nothing the compiler may order around it has effects; every go/ssa
 // load or store at the expression's position, in each variant and
 // closure of the declaration, is an access chordgo analyzed, reached, and
-// in no race. A store whose value the compiler converts to an interface
-// implicitly is left (chordgoStore's type inference would fail).
+// in no race, or one span redundancy covers (span.go). A store whose
+// value the compiler converts to an interface implicitly is left
+// (chordgoStore's type inference would fail).
 func (p *Planner) accessors(d *decl, f *Function) {
 	f.Skipped = map[Skip]int{}
 	at := map[int][]ssa.Instruction{} // by the file offset of the instruction's position
@@ -143,11 +144,7 @@ func (p *Planner) accessors(d *decl, f *Function) {
 					}
 				}
 				if isLoadOrStore(instr) {
-					if !p.reached[fn] {
-						at[off] = append(at[off], nil) // unknown
-					} else {
-						at[off] = append(at[off], instr)
-					}
+					at[off] = append(at[off], instr)
 				}
 			}
 		}
@@ -190,10 +187,13 @@ func (p *Planner) accessors(d *decl, f *Function) {
 		offsets = append(offsets, off)
 	}
 	slices.Sort(offsets)
+	// The check of a load or store goes if chordgo proved it race-free in
+	// code it reached (unknown is not safe), or span redundancy covers it.
+	eliminable := func(in ssa.Instruction) bool { return p.covered(in) || p.proven(in) }
 	for _, off := range offsets {
 		instrs := at[off]
-		if slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return in == nil || !p.access[in] || p.racyE[in] }) {
-			if !slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return in != nil && p.racyE[in] }) {
+		if !all(instrs, eliminable) {
+			if !slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return p.racyE[in] && !p.covered(in) }) {
 				f.Skipped[SkipUnknown] += len(instrs)
 			}
 			continue
@@ -225,14 +225,14 @@ func (p *Planner) accessors(d *decl, f *Function) {
 				f.Skipped[skip] += len(instrs)
 				continue
 			}
-			f.Accessors += len(instrs)
+			p.rewritten(f, instrs)
 			continue
 		}
 		if !store {
 			edits = append(edits,
 				edit{overlay.Insertion{Offset: start, Text: loadAccessor + "(&"}, start, end, false},
 				edit{overlay.Insertion{Offset: end, Text: ")"}, start, end, true})
-			f.Accessors += len(instrs)
+			p.rewritten(f, instrs)
 			continue
 		}
 		as, ok := unit.(*ast.AssignStmt)
@@ -260,9 +260,25 @@ func (p *Planner) accessors(d *decl, f *Function) {
 			edit{overlay.Insertion{Offset: start, Text: storeAccessor + "(&"}, start, stmtEnd, false},
 			edit{overlay.Insertion{Offset: end, Text: ", ", Remove: rhs.Offset - end}, start, stmtEnd, true},
 			edit{overlay.Insertion{Offset: stmtEnd, Text: ")"}, start, stmtEnd, true})
-		f.Accessors += len(instrs)
+		p.rewritten(f, instrs)
 	}
 	f.Edits = ordered(edits)
+}
+
+func all[T any](xs []T, ok func(T) bool) bool {
+	return !slices.ContainsFunc(xs, func(x T) bool { return !ok(x) })
+}
+
+// rewritten counts the loads and stores of one position that go through
+// an accessor, and those of them that go only by span redundancy.
+func (p *Planner) rewritten(f *Function, instrs []ssa.Instruction) {
+	f.Accessors += len(instrs)
+	for _, in := range instrs {
+		if !p.proven(in) {
+			f.SpanAccessors++
+		}
+		p.addCover(f, in)
+	}
 }
 
 // updated returns the variable, field, element or pointer that unit, a
