@@ -499,12 +499,18 @@ func (p *Planner) inlineSafeUncached(g *ssa.Function) bool {
 
 // String describes f in a line.
 func (f Function) String() string {
+	covered := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf(", %d only covered by span redundancy", n)
+	}
 	if f.Marked {
-		return fmt.Sprintf("%s: %s: //go:norace (%d loads and stores)", f.Pos, f.Name, f.Checks)
+		return fmt.Sprintf("%s: %s: //go:norace (%d loads and stores%s)", f.Pos, f.Name, f.Checks, covered(f.Redundant))
 	}
 	s := fmt.Sprintf("%s: %s: not marked: %s", f.Pos, f.Name, f.Reason)
 	if f.Accessors > 0 {
-		s += fmt.Sprintf("; %d loads and stores through accessors", f.Accessors)
+		s += fmt.Sprintf("; %d loads and stores through accessors%s", f.Accessors, covered(f.SpanAccessors))
 	}
 	return s
 }
