@@ -3,11 +3,13 @@ package racefree
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/chordgo/chordgo/internal/overlay"
+	"github.com/chordgo/chordgo/pointsto"
 )
 
 // Skip says why a race-free load or store of a function that is not
@@ -18,6 +20,7 @@ type Skip string
 const (
 	SkipUnknown   Skip = "another load or store at its position is in a race, not an access chordgo analyzed, or in code not reached"
 	SkipNoExpr    Skip = "no variable, field, index or pointer expression at its position (a range loop, an implicit load)"
+	SkipByValue   Skip = "a captured variable the compiler captures by value (no check to remove): its accessor's & would make it shared, on the heap, and checked"
 	SkipReadWrite Skip = "read and written at one position outside ++, -- and op-assignments"
 	SkipMayPanic  Skip = "an op-assignment that may panic (/, %, a shift): the panic would move into the accessor's frame"
 	SkipStatement Skip = "not in an assignment, return, or an if, for or switch condition"
@@ -203,6 +206,10 @@ func (p *Planner) accessors(d *decl, f *Function) {
 			f.Skipped[SkipNoExpr] += len(instrs)
 			continue
 		}
+		if _, ok := e.(*ast.Ident); ok && slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return capturedByValue(pointsto.LoadStoreAddr(in)) }) {
+			f.Skipped[SkipByValue] += len(instrs)
+			continue
+		}
 		_, store := instrs[0].(*ssa.Store)
 		readWrite := slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { _, s := in.(*ssa.Store); return s != store })
 		unit := parentStmt[e]
@@ -279,6 +286,80 @@ func (p *Planner) rewritten(f *Function, instrs []ssa.Instruction) {
 		}
 		p.addCover(f, in)
 	}
+}
+
+// sizes are the compiler's sizes, for capturedByValue.
+var sizes = types.SizesFor("gc", "amd64")
+
+// capturedByValue says whether addr is a local variable that the compiler
+// captures by value in its closures (cmd/compile/internal/escape: a
+// captured variable of at most 128 bytes that is never assigned after its
+// declaration nor has its address taken): go/ssa captures it by reference
+// and loads it, the compiled code reads a copy in the closure's context,
+// which the race detector does not check. An accessor's &x would make the
+// compiler share it on the heap, checking the accesses left. It follows
+// the variable into the closures it is bound to (FreeVar), counting its
+// stores; any other use of its address (a field's or element's, an
+// argument) counts as an assignment.
+func capturedByValue(addr ssa.Value) bool {
+	for {
+		fv, ok := addr.(*ssa.FreeVar)
+		if !ok {
+			break
+		}
+		addr = boundTo(fv)
+	}
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok || !alloc.Heap || sizes.Sizeof(alloc.Type().(*types.Pointer).Elem()) > 128 {
+		return false
+	}
+	stores := 0
+	aliases := []ssa.Value{alloc}
+	for len(aliases) > 0 {
+		v := aliases[len(aliases)-1]
+		aliases = aliases[:len(aliases)-1]
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val == v {
+					return false // the address is stored
+				}
+				stores++
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return false
+				}
+			case *ssa.MakeClosure:
+				for i, b := range r.Bindings {
+					if b == v {
+						aliases = append(aliases, r.Fn.(*ssa.Function).FreeVars[i])
+					}
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return stores <= 1
+}
+
+// boundTo returns the value a closure's free variable is bound to in the
+// function that makes the closure (nil if none is found).
+func boundTo(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if fn.Parent() == nil {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				return mc.Bindings[i]
+			}
+		}
+	}
+	return nil
 }
 
 // updated returns the variable, field, element or pointer that unit, a
