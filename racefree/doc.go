@@ -85,7 +85,11 @@
 // at the expression's position, in every variant and closure, is an
 // access chordgo analyzed, reached, and in no race; a store is the one
 // target of an = assignment whose value is not converted to an interface
-// implicitly, on the line of its "=" (removing "=" keeps lines). A read
+// implicitly, on the line of its "=" (removing "=" keeps lines); a
+// captured variable that the compiler captures by value (never assigned
+// after its declaration, at most 128 bytes) is left: the compiled closure
+// reads an unchecked copy, and &e would make the variable shared, on the
+// heap, and checked. A read
 // and a write at one position are rewritten only as the target of ++, --
 // or an op-assignment whose operator cannot panic (+ - * & | ^ &^): `e
 // op= v` becomes chordgoAdd(&e, v) and the like, and `e++`

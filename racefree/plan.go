@@ -29,9 +29,9 @@ type Function struct {
 	// RaceFree counts the loads and stores of its body that are accesses
 	// in no race.
 	RaceFree int
-	// Redundant counts the other loads and stores of its body whose check
-	// span redundancy removes (span.go): in a marked function, the checks
-	// it removes besides the race-free ones.
+	// Redundant counts the other loads and stores of its body that span
+	// redundancy covers (span.go): in a marked function, the checks
+	// marking removes besides the race-free ones.
 	Redundant int
 	// Package is the name in the package clause of its file.
 	Package string

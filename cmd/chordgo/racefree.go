@@ -82,10 +82,11 @@ func runRacefree(args []string) int {
 // summary says in a few lines how many functions were marked and why the
 // others were not.
 func summary(funcs []racefree.Function, overlayFile string) string {
-	marked, checks, accessors, withAccessors, spanMarked, spanAccessors := 0, 0, 0, 0, 0, 0
+	marked, checks, accessors, withAccessors, spanMarked, spanAccessors, spanAll := 0, 0, 0, 0, 0, 0, 0
 	why := map[racefree.Reason]int{}
 	skipped := map[racefree.Skip]int{}
 	for _, f := range funcs {
+		spanAll += f.Redundant
 		if f.Marked {
 			marked++
 			checks += f.Checks
@@ -111,7 +112,7 @@ func summary(funcs []racefree.Function, overlayFile string) string {
 	for _, r := range slices.Sorted(maps.Keys(skipped)) {
 		s += fmt.Sprintf("\n  %d race-free loads and stores left: %s", skipped[r], r)
 	}
-	s += fmt.Sprintf("\nof these, %d loads and stores of marked functions and %d through accessors are not proven race-free, only covered by span redundancy",
-		spanMarked, spanAccessors)
+	s += fmt.Sprintf("\nspan redundancy covers %d loads and stores not proven race-free: %d in marked functions, %d through accessors",
+		spanAll, spanMarked, spanAccessors)
 	return s
 }
