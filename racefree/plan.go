@@ -241,8 +241,8 @@ func (p *Planner) decide(d *decl, replaceable func(string) bool) Function {
 	if fn.Marked && fn.Checks == 0 {
 		fn.Marked, fn.Reason = false, NoChecks
 	}
-	if fn.Marked {
-		for _, f := range d.funcs {
+	if fn.Marked { // the body's checks go, not its closures'
+		for _, f := range d.top {
 			for _, b := range f.Blocks {
 				for _, instr := range b.Instrs {
 					p.addCover(&fn, instr)
