@@ -14,6 +14,9 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/chordgo/chordgo/demand"
+	"github.com/chordgo/chordgo/pointsto"
 )
 
 // TestSpanRedundant runs the span analysis on each function of
@@ -161,4 +164,69 @@ func wantPair(t *testing.T, file string) string {
 	}
 	slices.Sort(pos)
 	return pos[0] + " " + pos[1]
+}
+
+// TestSpanMark: bump's `return c.n` reads what `c.n++` wrote, with no
+// release between. Taken to be racy (as a false alarm of chordgo would
+// make it), it is covered, and bump is still marked, its cover listed;
+// with the increment's store taken to be racy instead, nothing covers it
+// (a read does not cover a write), and bump is not marked.
+func TestSpanMark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyzes a program with the standard library")
+	}
+	dr, err := demand.Analyze(pointsto.Config{Dir: "../testdata/racefree/spanmark", Patterns: []string{"."}}, demand.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		racy   string // the load or store taken to be racy
+		marked bool
+		covers []string
+	}{
+		{racy: "load of return c.n", marked: true, covers: []string{"11 <- 10 10"}},
+		{racy: "store of c.n++", marked: false},
+	} {
+		t.Run(tc.racy, func(t *testing.T) {
+			p := NewPlanner()
+			p.Add(dr)
+			var bump *ssa.Function
+			for fn := range p.reached {
+				if fn.Name() == "bump" {
+					bump = fn
+				}
+			}
+			if bump == nil {
+				t.Fatal("bump not reached")
+			}
+			var instrs []ssa.Instruction
+			for _, b := range bump.Blocks {
+				instrs = append(instrs, slices.DeleteFunc(slices.Clone(b.Instrs), func(in ssa.Instruction) bool { return !isLoadOrStore(in) })...)
+			}
+			if len(instrs) != 3 { // c.n++'s load and store, return's load
+				t.Fatalf("bump has %d loads and stores, want 3", len(instrs))
+			}
+			racy := instrs[2]
+			if !tc.marked {
+				racy = instrs[1]
+			}
+			p.racy[bump], p.racyE[racy] = true, true
+			funcs := p.Plan(func(string) bool { return true })
+			f := funcs[slices.IndexFunc(funcs, func(f Function) bool { return f.Name == "bump" })]
+			var covers []string
+			for _, c := range f.Covers {
+				var by []string
+				for _, p := range c.By {
+					by = append(by, strconv.Itoa(p.Line))
+				}
+				covers = append(covers, fmt.Sprintf("%d <- %s", c.At.Line, strings.Join(by, " ")))
+			}
+			if f.Marked != tc.marked || !slices.Equal(covers, tc.covers) {
+				t.Errorf("bump: marked %v (%s), covers %q; want marked %v, covers %q", f.Marked, f.Reason, covers, tc.marked, tc.covers)
+			}
+			if tc.marked && f.Redundant != 1 {
+				t.Errorf("bump: %d loads and stores counted as covered only, want 1", f.Redundant)
+			}
+		})
+	}
 }
