@@ -38,12 +38,12 @@ import (
 //   - a release lies between e1 and e2 on some path (a race of e2 with an
 //     access after the release is not a race of e1): every instruction
 //     that may release ends the span (endsSpan);
-//   - e1 is not checked: if e1 is itself redundant, its cover is earlier
-//     in the same span, and if e1 goes through an accessor or a marked
-//     function because chordgo proved it race-free, e2 is race-free too
-//     (no e3 can race with e2 without racing with e1), so chains of covers
-//     end in a checked access or a race-free one (the digest's section 6:
-//     C1 and C4 compose);
+//   - e1's check is removed too: if e1 is itself redundant, its cover is
+//     earlier in the same span, and if e1 goes through an accessor or a
+//     marked function because chordgo proved it race-free, e2 is
+//     race-free too (no e3 can race with e2 without racing with e1), so
+//     chains of covers end in a checked access or a race-free one (the
+//     digest's section 6: C1 and C4 compose);
 //   - e1 and e2 are not the same bytes: only the same address computation
 //     counts, the same pointer value (an SSA value, computed once per
 //     execution of its instruction) with the same fields and the same
@@ -53,9 +53,9 @@ import (
 //     pointer from memory makes a new value, so no location is taken to be
 //     the same through memory that a racy write may change (RedCard's
 //     race-free-prefix assumption is not needed);
-//   - e1's four shadow words were evicted before e3 (by accesses of other
-//     goroutines to the cell): then the detector may miss e3 against e1
-//     while e2's check would have stored its word again. Each evicting
+//   - e1's word was evicted from the cell's four before e3 (by accesses
+//     of other goroutines to the cell): then the detector may miss e3
+//     against e1 while e2's check would have stored its word again. Each evicting
 //     access is itself concurrent with e1 (nothing orders e1 before it
 //     without a release), so a conflicting one is reported itself; the
 //     detector is incomplete under eviction without the rule too (the
