@@ -3,11 +3,13 @@ package racefree
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/chordgo/chordgo/internal/overlay"
+	"github.com/chordgo/chordgo/pointsto"
 )
 
 // Skip says why a race-free load or store of a function that is not
@@ -18,6 +20,7 @@ type Skip string
 const (
 	SkipUnknown   Skip = "another load or store at its position is in a race, not an access chordgo analyzed, or in code not reached"
 	SkipNoExpr    Skip = "no variable, field, index or pointer expression at its position (a range loop, an implicit load)"
+	SkipByValue   Skip = "a captured variable the compiler captures by value (no check to remove): its accessor's & would make it shared, on the heap, and checked"
 	SkipReadWrite Skip = "read and written at one position outside ++, -- and op-assignments"
 	SkipMayPanic  Skip = "an op-assignment that may panic (/, %, a shift): the panic would move into the accessor's frame"
 	SkipStatement Skip = "not in an assignment, return, or an if, for or switch condition"
@@ -114,8 +117,9 @@ func chordgoAndNot[T chordgoInteger](p *T, v T) { *p &^= v }
 // nothing the compiler may order around it has effects; every go/ssa
 // load or store at the expression's position, in each variant and
 // closure of the declaration, is an access chordgo analyzed, reached, and
-// in no race. A store whose value the compiler converts to an interface
-// implicitly is left (chordgoStore's type inference would fail).
+// in no race, or one span redundancy covers (span.go). A store whose
+// value the compiler converts to an interface implicitly is left
+// (chordgoStore's type inference would fail).
 func (p *Planner) accessors(d *decl, f *Function) {
 	f.Skipped = map[Skip]int{}
 	at := map[int][]ssa.Instruction{} // by the file offset of the instruction's position
@@ -143,11 +147,7 @@ func (p *Planner) accessors(d *decl, f *Function) {
 					}
 				}
 				if isLoadOrStore(instr) {
-					if !p.reached[fn] {
-						at[off] = append(at[off], nil) // unknown
-					} else {
-						at[off] = append(at[off], instr)
-					}
+					at[off] = append(at[off], instr)
 				}
 			}
 		}
@@ -190,10 +190,13 @@ func (p *Planner) accessors(d *decl, f *Function) {
 		offsets = append(offsets, off)
 	}
 	slices.Sort(offsets)
+	// The check of a load or store goes if chordgo proved it race-free in
+	// code it reached (unknown is not safe), or span redundancy covers it.
+	eliminable := func(in ssa.Instruction) bool { return p.covered(in) || p.proven(in) }
 	for _, off := range offsets {
 		instrs := at[off]
-		if slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return in == nil || !p.access[in] || p.racyE[in] }) {
-			if !slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return in != nil && p.racyE[in] }) {
+		if !all(instrs, eliminable) {
+			if !slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return p.racyE[in] && !p.covered(in) }) {
 				f.Skipped[SkipUnknown] += len(instrs)
 			}
 			continue
@@ -201,6 +204,10 @@ func (p *Planner) accessors(d *decl, f *Function) {
 		e, ok := exprs[off]
 		if !ok {
 			f.Skipped[SkipNoExpr] += len(instrs)
+			continue
+		}
+		if _, ok := e.(*ast.Ident); ok && slices.ContainsFunc(instrs, func(in ssa.Instruction) bool { return capturedByValue(pointsto.LoadStoreAddr(in)) }) {
+			f.Skipped[SkipByValue] += len(instrs)
 			continue
 		}
 		_, store := instrs[0].(*ssa.Store)
@@ -225,14 +232,14 @@ func (p *Planner) accessors(d *decl, f *Function) {
 				f.Skipped[skip] += len(instrs)
 				continue
 			}
-			f.Accessors += len(instrs)
+			p.rewritten(f, instrs)
 			continue
 		}
 		if !store {
 			edits = append(edits,
 				edit{overlay.Insertion{Offset: start, Text: loadAccessor + "(&"}, start, end, false},
 				edit{overlay.Insertion{Offset: end, Text: ")"}, start, end, true})
-			f.Accessors += len(instrs)
+			p.rewritten(f, instrs)
 			continue
 		}
 		as, ok := unit.(*ast.AssignStmt)
@@ -260,9 +267,99 @@ func (p *Planner) accessors(d *decl, f *Function) {
 			edit{overlay.Insertion{Offset: start, Text: storeAccessor + "(&"}, start, stmtEnd, false},
 			edit{overlay.Insertion{Offset: end, Text: ", ", Remove: rhs.Offset - end}, start, stmtEnd, true},
 			edit{overlay.Insertion{Offset: stmtEnd, Text: ")"}, start, stmtEnd, true})
-		f.Accessors += len(instrs)
+		p.rewritten(f, instrs)
 	}
 	f.Edits = ordered(edits)
+}
+
+func all[T any](xs []T, ok func(T) bool) bool {
+	return !slices.ContainsFunc(xs, func(x T) bool { return !ok(x) })
+}
+
+// rewritten counts the loads and stores of one position that go through
+// an accessor, and those of them that go only by span redundancy.
+func (p *Planner) rewritten(f *Function, instrs []ssa.Instruction) {
+	f.Accessors += len(instrs)
+	for _, in := range instrs {
+		if !p.proven(in) {
+			f.SpanAccessors++
+		}
+		p.addCover(f, in)
+	}
+}
+
+// sizes are the compiler's sizes, for capturedByValue.
+var sizes = types.SizesFor("gc", "amd64")
+
+// capturedByValue says whether addr is a local variable that the compiler
+// captures by value in its closures (cmd/compile/internal/escape: a
+// captured variable of at most 128 bytes that is never assigned after its
+// declaration nor has its address taken): go/ssa captures it by reference
+// and loads it, the compiled code reads a copy in the closure's context,
+// which the race detector does not check. An accessor's &x would make the
+// compiler share it on the heap, checking the accesses left. It follows
+// the variable into the closures it is bound to (FreeVar), counting its
+// stores; any other use of its address (a field's or element's, an
+// argument) counts as an assignment.
+func capturedByValue(addr ssa.Value) bool {
+	for {
+		fv, ok := addr.(*ssa.FreeVar)
+		if !ok {
+			break
+		}
+		addr = boundTo(fv)
+	}
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok || !alloc.Heap || sizes.Sizeof(alloc.Type().(*types.Pointer).Elem()) > 128 {
+		return false
+	}
+	stores := 0
+	aliases := []ssa.Value{alloc}
+	for len(aliases) > 0 {
+		v := aliases[len(aliases)-1]
+		aliases = aliases[:len(aliases)-1]
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val == v {
+					return false // the address is stored
+				}
+				stores++
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return false
+				}
+			case *ssa.MakeClosure:
+				for i, b := range r.Bindings {
+					if b == v {
+						aliases = append(aliases, r.Fn.(*ssa.Function).FreeVars[i])
+					}
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return stores <= 1
+}
+
+// boundTo returns the value a closure's free variable is bound to in the
+// function that makes the closure (nil if none is found).
+func boundTo(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if fn.Parent() == nil {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				return mc.Bindings[i]
+			}
+		}
+	}
+	return nil
 }
 
 // updated returns the variable, field, element or pointer that unit, a

@@ -85,7 +85,11 @@
 // at the expression's position, in every variant and closure, is an
 // access chordgo analyzed, reached, and in no race; a store is the one
 // target of an = assignment whose value is not converted to an interface
-// implicitly, on the line of its "=" (removing "=" keeps lines). A read
+// implicitly, on the line of its "=" (removing "=" keeps lines); a
+// captured variable that the compiler captures by value (never assigned
+// after its declaration, at most 128 bytes) is left: the compiled closure
+// reads an unchecked copy, and &e would make the variable shared, on the
+// heap, and checked. A read
 // and a write at one position are rewritten only as the target of ++, --
 // or an op-assignment whose operator cannot panic (+ - * & | ^ &^): `e
 // op= v` becomes chordgoAdd(&e, v) and the like, and `e++`
@@ -95,10 +99,24 @@
 // within lines: line numbers stay, columns after an accessor on its line
 // move, and gofmt may respace the copy.
 //
-// # Not done
+// # Span redundancy
 //
-// RedCard's span redundancy (C1: a later check of the same location in
-// the same goroutine with no release in between) is not rewritten.
+// RedCard's span redundancy (the digest's C1, section 2.7; span.go)
+// removes checks chordgo did not prove needless: a load or store is
+// covered when, on every path to it in its function, an earlier load or
+// store of the same location (the same address computation from the same
+// SSA values) has a kind at least as strong (a write covers a read or a
+// write, a read a read) and no instruction that may release (every call
+// but len, append and the like, go, defer, channel operations, panics)
+// lies between. A covered load or store counts as race-free above: it
+// goes through an accessor, and a function whose loads and stores are
+// each race-free or covered is marked, as is a callee of a marked
+// function. The race detector reports a race of a covered access at the
+// access that covers it (span.go gives the argument and where it fails);
+// Function.Covers lists them, and TestNoRaceLost counts a race found at
+// a covering access as found. Locations are not followed through memory
+// (a pointer loaded twice is two values), nor through loops by
+// induction (RedCard's arrays), nor across calls (no release summaries).
 //
 // Package racefree comes after demand in chordgo's data flow and is used
 // by cmd/chordgo.

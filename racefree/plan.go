@@ -29,6 +29,10 @@ type Function struct {
 	// RaceFree counts the loads and stores of its body that are accesses
 	// in no race.
 	RaceFree int
+	// Redundant counts the other loads and stores of its body that span
+	// redundancy covers (span.go): in a marked function, the checks
+	// marking removes besides the race-free ones.
+	Redundant int
 	// Package is the name in the package clause of its file.
 	Package string
 	// For a function not marked: its race-free loads and stores that go
@@ -37,6 +41,23 @@ type Function struct {
 	Accessors int
 	Edits     []overlay.Insertion
 	Skipped   map[Skip]int
+	// SpanAccessors counts the accessors whose load or store is not proven
+	// race-free, only redundant.
+	SpanAccessors int
+	// Covers lists the loads and stores, of a marked function or through
+	// accessors, that are not proven race-free and go because span
+	// redundancy covers them, each with the checked accesses that cover
+	// it: where the race detector reports a race the access would have
+	// been reported in.
+	Covers []Cover
+}
+
+// A Cover is a load or store whose check span redundancy removes, with
+// the positions (as the compiler sees them) of the checked accesses of
+// the same location in its function, one of which covers it on each path.
+type Cover struct {
+	At token.Position
+	By []token.Position
 }
 
 // Reason says why a function is not marked //go:norace.
@@ -67,6 +88,7 @@ type Planner struct {
 	access  map[ssa.Instruction]bool
 	callees map[ssa.CallInstruction][]*ssa.Function // of dynamic calls, from the final call graph
 	safe    map[*ssa.Function]bool                  // inlineSafe, memoized
+	spans   map[*ssa.Function]spanCover             // spanRedundant, memoized
 }
 
 // NewPlanner returns a Planner that has seen no program.
@@ -74,7 +96,7 @@ func NewPlanner() *Planner {
 	return &Planner{
 		reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{}, racyE: map[ssa.Instruction]bool{},
 		access: map[ssa.Instruction]bool{}, callees: map[ssa.CallInstruction][]*ssa.Function{},
-		safe: map[*ssa.Function]bool{},
+		safe: map[*ssa.Function]bool{}, spans: map[*ssa.Function]spanCover{},
 	}
 }
 
@@ -205,8 +227,10 @@ func (p *Planner) decide(d *decl, replaceable func(string) bool) Function {
 			for _, instr := range b.Instrs {
 				if isLoadOrStore(instr) {
 					fn.Checks++
-					if p.access[instr] && !p.racyE[instr] {
+					if p.raceFree(instr) {
 						fn.RaceFree++
+					} else if p.covered(instr) {
+						fn.Redundant++
 					}
 				}
 			}
@@ -216,6 +240,15 @@ func (p *Planner) decide(d *decl, replaceable func(string) bool) Function {
 	fn.Marked = fn.Reason == ""
 	if fn.Marked && fn.Checks == 0 {
 		fn.Marked, fn.Reason = false, NoChecks
+	}
+	if fn.Marked { // the body's checks go, not its closures'
+		for _, f := range d.top {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					p.addCover(&fn, instr)
+				}
+			}
+		}
 	}
 	switch fn.Reason {
 	case Racy, Inlinable, Unmodeled:
@@ -241,7 +274,7 @@ func (p *Planner) reason(d *decl, replaceable func(string) bool) Reason {
 		}
 	}
 	for _, fn := range d.funcs {
-		if p.racy[fn] {
+		if p.racyUncovered(fn) {
 			return Racy
 		}
 	}
@@ -303,14 +336,15 @@ func hasLoadOrStore(fn *ssa.Function) bool {
 // access chordgo analyzed, or touches a variable of fn's own frame that
 // nothing else can reach (go/ssa keeps it off the heap: not captured, its
 // address not taken beyond loads and stores), which the race detector may
-// check but no other goroutine can touch.
+// check but no other goroutine can touch, or is covered by span
+// redundancy.
 func (p *Planner) modeled(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		if !p.facts.Live(b) {
 			continue
 		}
 		for _, instr := range b.Instrs {
-			if !isLoadOrStore(instr) || p.access[instr] {
+			if !isLoadOrStore(instr) || p.access[instr] || p.covered(instr) {
 				continue
 			}
 			if a, ok := pointsto.LoadStoreAddr(instr).(*ssa.Alloc); ok && !a.Heap {
@@ -320,6 +354,57 @@ func (p *Planner) modeled(fn *ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+// raceFree says whether instr is an access chordgo analyzed that is in
+// no race.
+func (p *Planner) raceFree(instr ssa.Instruction) bool { return p.access[instr] && !p.racyE[instr] }
+
+// proven says whether chordgo proved instr race-free: an access in no
+// race of code it reached.
+func (p *Planner) proven(instr ssa.Instruction) bool {
+	return p.reached[instr.Parent()] && p.raceFree(instr)
+}
+
+// covered says whether span redundancy removes instr's check.
+func (p *Planner) covered(instr ssa.Instruction) bool {
+	fn := instr.Parent()
+	c, ok := p.spans[fn]
+	if !ok {
+		c = spanRedundant(fn)
+		p.spans[fn] = c
+	}
+	_, ok = c[instr]
+	return ok
+}
+
+// racyUncovered says whether an access of fn in a race keeps its check:
+// span redundancy does not cover it.
+func (p *Planner) racyUncovered(fn *ssa.Function) bool {
+	if !p.racy[fn] {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if p.racyE[instr] && !p.covered(instr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addCover adds instr to f's Covers if its check goes only because span
+// redundancy covers it.
+func (p *Planner) addCover(f *Function, instr ssa.Instruction) {
+	if !isLoadOrStore(instr) || p.proven(instr) || !p.covered(instr) {
+		return
+	}
+	c := Cover{At: p.fset.PositionFor(instr.Pos(), true)}
+	for _, by := range p.spans[instr.Parent()][instr] {
+		c.By = append(c.By, p.fset.PositionFor(by.Pos(), true))
+	}
+	f.Covers = append(f.Covers, c)
 }
 
 // calleesSafe says whether every function a call of fn may reach (a
@@ -403,7 +488,7 @@ func (p *Planner) inlineSafeUncached(g *ssa.Function) bool {
 	}
 	inScope := g.Pkg != nil && p.facts.Prog.PackageOf(g.Pkg.Pkg) != nil && p.facts.Prog.PackageOf(g.Pkg.Pkg).Initial
 	if inScope {
-		if !p.reached[g] && hasLoadOrStore(g) || p.racy[g] || !p.modeled(g) {
+		if !p.reached[g] && hasLoadOrStore(g) || p.racyUncovered(g) || !p.modeled(g) {
 			return false
 		}
 	} else if hasLoadOrStore(g) {
@@ -414,12 +499,18 @@ func (p *Planner) inlineSafeUncached(g *ssa.Function) bool {
 
 // String describes f in a line.
 func (f Function) String() string {
+	covered := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf(", %d only covered by span redundancy", n)
+	}
 	if f.Marked {
-		return fmt.Sprintf("%s: %s: //go:norace (%d loads and stores)", f.Pos, f.Name, f.Checks)
+		return fmt.Sprintf("%s: %s: //go:norace (%d loads and stores%s)", f.Pos, f.Name, f.Checks, covered(f.Redundant))
 	}
 	s := fmt.Sprintf("%s: %s: not marked: %s", f.Pos, f.Name, f.Reason)
 	if f.Accessors > 0 {
-		s += fmt.Sprintf("; %d loads and stores through accessors", f.Accessors)
+		s += fmt.Sprintf("; %d loads and stores through accessors%s", f.Accessors, covered(f.SpanAccessors))
 	}
 	return s
 }

@@ -256,11 +256,19 @@ func TestAccessors(t *testing.T) {
 		t.Fatal(err)
 	}
 	funcs := planOne(dr, func(string) bool { return true })
-	var work Function
+	var work, main Function
 	for _, f := range funcs {
-		if f.Name == "work" {
+		switch f.Name {
+		case "work":
 			work = f
+		case "main":
+			main = f
 		}
+	}
+	// main's closure captures scale by value: its store and two loads
+	// keep their form; total's store in the closure goes through one.
+	if main.Accessors != 1 || main.Skipped[SkipByValue] != 3 {
+		t.Errorf("main: %d accessors, skipped %v; want 1 accessor and 3 skipped: %s", main.Accessors, main.Skipped, SkipByValue)
 	}
 	// Skipped: the range loop (no expression), the loads of the send
 	// (statement), n.a /= 1 and n.b <<= 1 (may panic), n.xs[2] += with

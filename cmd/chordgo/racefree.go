@@ -82,19 +82,22 @@ func runRacefree(args []string) int {
 // summary says in a few lines how many functions were marked and why the
 // others were not.
 func summary(funcs []racefree.Function, overlayFile string) string {
-	marked, checks, accessors, withAccessors := 0, 0, 0, 0
+	marked, checks, accessors, withAccessors, spanMarked, spanAccessors, spanAll := 0, 0, 0, 0, 0, 0, 0
 	why := map[racefree.Reason]int{}
 	skipped := map[racefree.Skip]int{}
 	for _, f := range funcs {
+		spanAll += f.Redundant
 		if f.Marked {
 			marked++
 			checks += f.Checks
+			spanMarked += f.Redundant
 			continue
 		}
 		why[f.Reason]++
 		if f.Accessors > 0 {
 			withAccessors++
 			accessors += f.Accessors
+			spanAccessors += f.SpanAccessors
 		}
 		for s, n := range f.Skipped {
 			skipped[s] += n
@@ -109,5 +112,7 @@ func summary(funcs []racefree.Function, overlayFile string) string {
 	for _, r := range slices.Sorted(maps.Keys(skipped)) {
 		s += fmt.Sprintf("\n  %d race-free loads and stores left: %s", skipped[r], r)
 	}
+	s += fmt.Sprintf("\nspan redundancy covers %d loads and stores not proven race-free: %d in marked functions, %d through accessors",
+		spanAll, spanMarked, spanAccessors)
 	return s
 }

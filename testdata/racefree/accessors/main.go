@@ -44,5 +44,12 @@ func main() {
 	for range 2 {
 		go work(results)
 	}
-	fmt.Println(<-results + <-results)
+	// The compiler captures scale by value (it is never assigned again):
+	// its loads have no check, and get no accessor. total is assigned in
+	// the closure, shared with it, and its loads and stores get them.
+	scale := 2
+	total := 0
+	sum := func(a, b int) { total = (a + b) * scale }
+	sum(<-results, <-results)
+	fmt.Println(total / scale)
 }
