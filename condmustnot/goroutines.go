@@ -94,7 +94,12 @@ func (gl *GoroutineLocksets) heldBefore(m, g uint32, instr ssa.Instruction) []He
 
 // lockset returns the lockset before instruction instr of m, in g.
 func (gl *GoroutineLocksets) lockset(m, g uint32, instr ssa.Instruction) lockset {
-	entry := gl.entryIn(m, g)
+	return gl.beforeFrom(m, gl.entryIn(m, g), instr)
+}
+
+// beforeFrom returns the lockset before instruction instr of m when m
+// starts holding entry.
+func (gl *GoroutineLocksets) beforeFrom(m uint32, entry lockset, instr ssa.Instruction) lockset {
 	key := fmt.Sprint(m, entry)
 	before, ok := gl.before[key]
 	if !ok {

@@ -26,7 +26,10 @@
 //     }" in a constructor called with ttl 0).
 //   - [Order] (NewOrder): Order.Ordered(a, ga, b, gb) reports whether access
 //     a run by goroutine ga and access b run by gb are ordered by
-//     happens-before in every execution.
+//     happens-before in every execution; Order.CallOrdered(call, ga, b,
+//     gb) whether everything ga runs inside a plain call is (b before the
+//     call starts, or the call's return before b), for package races'
+//     proofs per call path (callorder.go).
 //
 // # Happens-before
 //
