@@ -112,7 +112,10 @@
 //     (countedGoroutine). The location names the concrete WaitGroup, so
 //     none need be Unique;
 //   - inits run before every root; tests run one after another, except two
-//     tests that both (may) call t.Parallel;
+//     tests that both (may) call t.Parallel; so do the subtests that t.Run
+//     starts inside two such tests, and the subtests of one test and the
+//     test itself when no subtest between them may call t.Parallel
+//     (subtests.go);
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
 //     WaitGroup that an Add before the go statement raised, or by a
 //     receive, right after the go statement, from a channel made anew for
