@@ -112,9 +112,11 @@
 //     (countedGoroutine). The location names the concrete WaitGroup, so
 //     none need be Unique;
 //   - inits run before every root; tests run one after another, except two
-//     tests that both (may) call t.Parallel; so do the subtests that t.Run
-//     starts inside two such tests, and the subtests of one test and the
-//     test itself when no subtest between them may call t.Parallel
+//     tests that both (may) call t.Parallel; so do the goroutines that
+//     the testing package starts and waits for (t.Run's subtests, a
+//     benchmark's runs, RunParallel's goroutines) inside two such tests,
+//     and inside one test those that nest like calls: no parallel subtest
+//     or RunParallel goroutine between the test and either, nor both
 //     (subtests.go);
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
 //     WaitGroup that an Add before the go statement raised, or by a

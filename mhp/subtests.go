@@ -1,65 +1,102 @@
 package mhp
 
 // inSequentialTests reports whether no instance of g1 runs at the same
-// time as an instance of g2 because both run inside root tests that the
-// test runner runs one after the other, or inside one test whose subtests
-// run one after the other. Each of g1 and g2 must be a root test or a
-// subtest goroutine contained in one (withinTest): the two roots differ
-// and may not both call t.Parallel, or they are one root and no subtest
-// goroutine between it and g1 or g2 may call t.Parallel.
+// time as an instance of g2 because both run inside root tests (or
+// benchmarks) that the test runner runs one after the other, or inside
+// one root whose subtests run one after the other. Each of g1 and g2 must
+// be a root or a goroutine the testing package starts and waits for,
+// contained in a root (withinTest). Two roots: not both may call
+// t.Parallel. One root: every goroutine between it and g1 or g2 is
+// serial (a subtest that does not call t.Parallel, a benchmark run), and
+// so is g1 or g2 itself (not both may be RunParallel's goroutines or
+// parallel subtests).
 //
 // Sound by the testing package's contract: t.Run starts its subtest's
 // goroutine and returns only when the subtest's function and cleanups
 // have finished or it called t.Parallel, and a test does not finish
-// before its parallel subtests have (tRunner waits for them). So every
-// instance of a subtest goroutine that only t.Run inside test R (or inside
-// R's subtests) starts begins after R begins and ends before R ends, and
-// the runner starts the next test only after R ends (unless both are
-// parallel). Inside one R without t.Parallel below it, each t.Run blocks
-// its caller while its subtest runs: the subtests' instances nest like
-// calls, and two of them, or one and R, never run at the same time.
+// before its parallel subtests have (tRunner waits for them); a
+// benchmark's goroutines, for its first run (run1) and its timed runs
+// (doBench), and those of its sub-benchmarks, which B.Run runs through
+// both, end before the call that starts them returns, and RunParallel
+// waits for its goroutines. So every goroutine instance started only that
+// way inside root R begins after R begins and ends before R ends, and the
+// runner starts the next root only after R ends (unless both are
+// parallel). Inside one R, the serial instances nest like calls: each
+// start blocks its parent while its goroutine runs, so two of them, or
+// one and R, never run at the same time; and an instance that is not
+// serial (a RunParallel goroutine, a parallel subtest) runs while its
+// serial parent waits for it (in RunParallel's Wait, or after the parent
+// test's function returned and before its tRunner ends), which no other
+// serial instance of R overlaps either.
 func (gs *Goroutines) inSequentialTests(g1, g2 uint32) bool {
-	r1, serial1, ok1 := gs.withinTest(g1, map[uint32]bool{})
-	r2, serial2, ok2 := gs.withinTest(g2, map[uint32]bool{})
+	t1, ok1 := gs.withinTest(g1, map[uint32]bool{})
+	t2, ok2 := gs.withinTest(g2, map[uint32]bool{})
 	switch {
 	case !ok1 || !ok2:
 		return false
-	case r1 != r2:
-		return !(gs.List[r1].Parallel && gs.List[r2].Parallel)
+	case t1.root != t2.root:
+		return !(gs.List[t1.root].Parallel && gs.List[t2.root].Parallel)
 	}
-	return serial1 && serial2
+	return t1.serialAbove && t2.serialAbove && (t1.serial || t2.serial)
+}
+
+// inTest places a goroutine inside a root test (withinTest).
+type inTest struct {
+	root uint32
+	// serial: no two instances of the goroutine run at the same time
+	// (each start blocks until its goroutine ends); serialAbove: so for
+	// every goroutine between it and the root.
+	serial, serialAbove bool
 }
 
 // withinTest returns the root test whose run contains every instance of
 // g: g itself if it is a root, or the one root that contains every
-// goroutine that may start g, when g's go statement is the one in
-// testing's (*T).Run. serial tells whether no subtest goroutine from the
-// root down to g may call t.Parallel. A cycle of starts (busy) contains
-// nothing.
-func (gs *Goroutines) withinTest(g uint32, busy map[uint32]bool) (root uint32, serial, ok bool) {
+// goroutine that may start g, when g's go statement is one where the
+// testing package waits for the goroutine it starts (awaitedStart). A
+// cycle of starts (busy) contains nothing.
+func (gs *Goroutines) withinTest(g uint32, busy map[uint32]bool) (inTest, bool) {
 	gr := &gs.List[g]
 	if gr.Kind == RootGoroutine {
-		return g, true, true
+		return inTest{root: g, serial: true, serialAbove: true}, true
 	}
-	if gr.Kind != GoGoroutine || len(gr.Parents) == 0 || busy[g] || !gs.startedByRun(gr.Site) {
-		return 0, false, false
+	if gr.Kind != GoGoroutine || len(gr.Parents) == 0 || busy[g] {
+		return inTest{}, false
+	}
+	awaited, serial := gs.awaitedStart(gr.Site)
+	if !awaited {
+		return inTest{}, false
 	}
 	busy[g] = true
 	defer delete(busy, g)
-	serial = !gr.Parallel
+	t := inTest{serial: serial && !gr.Parallel, serialAbove: true}
 	for k, p := range gr.Parents {
-		r, s, ok := gs.withinTest(p, busy)
-		if !ok || k > 0 && r != root {
-			return 0, false, false
+		pt, ok := gs.withinTest(p, busy)
+		if !ok || k > 0 && pt.root != t.root {
+			return inTest{}, false
 		}
-		root, serial = r, serial && s
+		t.root, t.serialAbove = pt.root, t.serialAbove && pt.serial && pt.serialAbove
 	}
-	return root, serial, true
+	return t, true
 }
 
-// startedByRun reports whether go site i is the go statement of testing's
-// (*T).Run, which starts a subtest.
-func (gs *Goroutines) startedByRun(i uint32) bool {
+// awaitedStart reports whether go site i is one where the testing package
+// starts a test's or benchmark's goroutine and waits for it to end before
+// the starting call returns, and whether each such call waits for its one
+// goroutine before the next can start one (serial): (*T).Run's (serial
+// unless the subtest calls t.Parallel, which the caller checks), (*B).run1's
+// and (*B).doBench's, which start the benchmark function's goroutine and
+// receive from b.signal, sent when it ends, and (*B).RunParallel's, which
+// starts several and waits for them all on a WaitGroup (not serial).
+func (gs *Goroutines) awaitedStart(i uint32) (awaited, serial bool) {
 	fn := gs.facts.Call(i).Parent()
-	return fn.Pkg != nil && fn.Pkg.Pkg.Path() == "testing" && fn.String() == "(*testing.T).Run"
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "testing" {
+		return false, false
+	}
+	switch fn.String() {
+	case "(*testing.T).Run", "(*testing.B).run1", "(*testing.B).doBench":
+		return true, true
+	case "(*testing.B).RunParallel":
+		return true, false
+	}
+	return false, false
 }
