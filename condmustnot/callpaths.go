@@ -1,6 +1,9 @@
 package condmustnot
 
-import "slices"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // ViaCalls returns the locks that must be held at access e where goroutine
 // g runs it inside the calls of chain, sorted by Ptr: chain[0] is a call
@@ -19,29 +22,58 @@ import "slices"
 // passes it into its callee as meetCalls passes each call's part, and so
 // on down to e.
 func (gl *GoroutineLocksets) ViaCalls(e, g uint32, chain []uint32) (held []Held, ok bool) {
-	a := gl.a
-	f := a.f
+	f := gl.a.f
 	if len(chain) == 0 {
 		return nil, false
 	}
-	outer := chain[len(chain)-1]
-	if !a.flow[f.Caller(outer)] {
+	entry, ok := gl.entryVia(g, chain, f.AccessFunc(e))
+	if !ok {
 		return nil, false
 	}
-	s := gl.lockset(f.Caller(outer), g, f.Call(outer))
-	for j := len(chain) - 1; j >= 0; j-- {
-		i := chain[j]
-		if a.goCall[i] || a.defer_[i] {
-			return nil, false
-		}
-		callee, at := f.AccessFunc(e), f.Access(e)
-		if j > 0 {
-			callee, at = f.Caller(chain[j-1]), f.Call(chain[j-1])
-		}
-		if !a.flow[callee] || !slices.Contains(a.cg[i], callee) {
-			return nil, false
-		}
-		s = gl.beforeFrom(callee, gl.withObjectLocks(a.translate(i, callee, s), g), at)
+	return slices.Clone(gl.beforeFrom(f.AccessFunc(e), entry, f.Access(e))), true
+}
+
+// entryVia returns the entry lockset of callee, the function chain[0]
+// calls, in g when the calls of chain lead to it (ViaCalls), kept per
+// goroutine, chain and callee: the chains of one function's accesses
+// share their outer calls.
+func (gl *GoroutineLocksets) entryVia(g uint32, chain []uint32, callee uint32) (lockset, bool) {
+	key := make([]byte, 0, 4*(len(chain)+2))
+	key = binary.LittleEndian.AppendUint32(key, g)
+	key = binary.LittleEndian.AppendUint32(key, callee)
+	for _, i := range chain {
+		key = binary.LittleEndian.AppendUint32(key, i)
 	}
-	return slices.Clone(s), true
+	if v, ok := gl.via[string(key)]; ok {
+		return v.entry, v.ok
+	}
+	entry, ok := gl.computeEntryVia(g, chain, callee)
+	gl.via[string(key)] = viaEntry{entry, ok}
+	return entry, ok
+}
+
+type viaEntry struct {
+	entry lockset
+	ok    bool
+}
+
+func (gl *GoroutineLocksets) computeEntryVia(g uint32, chain []uint32, callee uint32) (lockset, bool) {
+	a := gl.a
+	f := a.f
+	i := chain[0]
+	caller := f.Caller(i)
+	if a.goCall[i] || a.defer_[i] || !a.flow[caller] || !a.flow[callee] || !slices.Contains(a.cg[i], callee) {
+		return nil, false
+	}
+	var before lockset
+	if len(chain) == 1 {
+		before = gl.lockset(caller, g, f.Call(i))
+	} else {
+		entry, ok := gl.entryVia(g, chain[1:], caller)
+		if !ok {
+			return nil, false
+		}
+		before = gl.beforeFrom(caller, entry, f.Call(i))
+	}
+	return gl.withObjectLocks(a.translate(i, callee, before), g), true
 }

@@ -1,7 +1,7 @@
 package races
 
 import (
-	"fmt"
+	"encoding/binary"
 	"slices"
 
 	"github.com/chordgo/chordgo/condmustnot"
@@ -64,6 +64,7 @@ type callPaths struct {
 	index     map[string]uint32
 	insts     []condmustnot.Instance
 	queries   [][2]uint32
+	asked     map[[2]uint32]bool
 	protected map[[2]uint32]bool
 }
 
@@ -76,7 +77,7 @@ type callPathSide struct{ ea, ga, eb, gb uint32 }
 func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *condmustnot.GoroutineLocksets,
 	ctxs func(g uint32) func(m uint32) []pointsto.Ctx, cg map[uint32][]uint32) *callPaths {
 	cp := &callPaths{f: f, gs: gs, order: order, byG: byG, ctxs: ctxs, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
-		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, index: map[string]uint32{}}
+		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, index: map[string]uint32{}, asked: map[[2]uint32]bool{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -185,20 +186,44 @@ func (cp *callPaths) callOrdered(s callPathSide, i uint32, call ssa.CallInstruct
 // locked records (collect) or answers the lock query of access a entered
 // through chain against b.
 func (cp *callPaths) locked(s callPathSide, chain []uint32, collect bool) bool {
-	aKey, bKey := fmt.Sprint(s.ea, s.ga, chain), fmt.Sprint(s.eb, s.gb)
+	aKey, bKey := instanceKey(s.ea, s.ga, chain), instanceKey(s.eb, s.gb, nil)
+	x, okA := cp.index[aKey]
+	y, okB := cp.index[bKey]
 	if !collect {
-		x, okA := cp.index[aKey]
-		y, okB := cp.index[bKey]
 		return okA && okB && cp.protected[[2]uint32{x, y}] // a query the first pass did not ask is not proved
 	}
-	held, known := cp.byG.ViaCalls(s.ea, s.ga, chain)
-	if !known {
-		return false
+	if !okA {
+		held, known := cp.byG.ViaCalls(s.ea, s.ga, chain)
+		if !known {
+			return false
+		}
+		x = cp.instance(aKey, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
 	}
-	x := cp.instance(aKey, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
-	y := cp.instance(bKey, condmustnot.Instance{E: s.eb, Held: cp.byG.In(s.eb, s.gb), In: cp.ctxs(s.gb)})
-	cp.queries = append(cp.queries, [2]uint32{x, y})
+	if !okB {
+		y = cp.instance(bKey, condmustnot.Instance{E: s.eb, Held: cp.byG.In(s.eb, s.gb), In: cp.ctxs(s.gb)})
+	}
+	if q := [2]uint32{x, y}; !cp.asked[q] {
+		cp.asked[q] = true
+		cp.queries = append(cp.queries, q)
+	}
 	return false
+}
+
+// instanceKey names an instance of the lock proofs: an access, its
+// goroutine and the chain of calls it is entered through (none: all).
+// The chain is kept apart by a marker, so that (e, g) and (e, g, chain)
+// never share a key.
+func instanceKey(e, g uint32, chain []uint32) string {
+	key := make([]byte, 0, 4*(len(chain)+3))
+	key = binary.LittleEndian.AppendUint32(key, e)
+	key = binary.LittleEndian.AppendUint32(key, g)
+	if chain != nil {
+		key = append(key, 'c')
+	}
+	for _, i := range chain {
+		key = binary.LittleEndian.AppendUint32(key, i)
+	}
+	return string(key)
 }
 
 func (cp *callPaths) instance(key string, inst condmustnot.Instance) uint32 {
