@@ -82,6 +82,11 @@
 //     synchronization primitives or the runtime, and functions no analyzed
 //     call reaches start with nothing.
 //
+// GoroutineLocksets.ViaCalls gives the lockset at an access along one
+// chain of call sites in a goroutine, each callee entered with what its
+// one call in the chain holds rather than the meet over all its calls
+// (callpaths.go): package races proves an access per call path with it.
+//
 // Locksets.ByGoroutine gives the same dataflow per abstract goroutine, on
 // demand: a function's entry lockset in goroutine g is met over the calls
 // made in g only (a call stack belongs to one goroutine), each from its

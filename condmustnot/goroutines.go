@@ -40,6 +40,7 @@ type GoroutineLocksets struct {
 	entry   map[[2]uint32]lockset // (m, g)
 	busy    map[[2]uint32]bool
 	before  map[string]map[ssa.Instruction]lockset // m and an entry lockset -> the lockset before each call and access
+	via     map[string]viaEntry                    // entryVia, by goroutine, callee and chain
 }
 
 // ByGoroutine returns the locksets per goroutine, computed on demand: of
@@ -53,7 +54,7 @@ func (l *Locksets) ByGoroutine(of func(m uint32) []uint32, starts func(g, m uint
 	in func(g uint32) func(m uint32) []pointsto.Ctx, unique func(o pointsto.Ctx) bool) *GoroutineLocksets {
 	a := l.flow
 	gl := &GoroutineLocksets{a: a, of: of, starts: starts, in: in, unique: unique, callers: make([][]uint32, len(a.entry)), root: make([]bool, len(a.entry)),
-		entry: map[[2]uint32]lockset{}, busy: map[[2]uint32]bool{}, before: map[string]map[ssa.Instruction]lockset{}}
+		entry: map[[2]uint32]lockset{}, busy: map[[2]uint32]bool{}, before: map[string]map[ssa.Instruction]lockset{}, via: map[string]viaEntry{}}
 	for i, ms := range a.cg {
 		for _, m := range ms {
 			gl.callers[m] = append(gl.callers[m], i)
@@ -94,7 +95,12 @@ func (gl *GoroutineLocksets) heldBefore(m, g uint32, instr ssa.Instruction) []He
 
 // lockset returns the lockset before instruction instr of m, in g.
 func (gl *GoroutineLocksets) lockset(m, g uint32, instr ssa.Instruction) lockset {
-	entry := gl.entryIn(m, g)
+	return gl.beforeFrom(m, gl.entryIn(m, g), instr)
+}
+
+// beforeFrom returns the lockset before instruction instr of m when m
+// starts holding entry.
+func (gl *GoroutineLocksets) beforeFrom(m uint32, entry lockset, instr ssa.Instruction) lockset {
 	key := fmt.Sprint(m, entry)
 	before, ok := gl.before[key]
 	if !ok {

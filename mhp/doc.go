@@ -26,7 +26,10 @@
 //     }" in a constructor called with ttl 0).
 //   - [Order] (NewOrder): Order.Ordered(a, ga, b, gb) reports whether access
 //     a run by goroutine ga and access b run by gb are ordered by
-//     happens-before in every execution.
+//     happens-before in every execution; Order.CallOrdered(call, ga, b,
+//     gb) whether everything ga runs inside a plain call is (b before the
+//     call starts, or the call's return before b), for package races'
+//     proofs per call path (callorder.go).
 //
 // # Happens-before
 //
@@ -109,7 +112,12 @@
 //     (countedGoroutine). The location names the concrete WaitGroup, so
 //     none need be Unique;
 //   - inits run before every root; tests run one after another, except two
-//     tests that both (may) call t.Parallel;
+//     tests that both (may) call t.Parallel; so do the goroutines that
+//     the testing package starts and waits for (t.Run's subtests, a
+//     benchmark's runs, RunParallel's goroutines) inside two such tests,
+//     and inside one test those that nest like calls: no parallel subtest
+//     or RunParallel goroutine between the test and either, nor both
+//     (subtests.go);
 //   - joins of goroutines started in a loop (join.go), by a Wait on a
 //     WaitGroup that an Add before the go statement raised, or by a
 //     receive, right after the go statement, from a channel made anew for

@@ -38,8 +38,8 @@ type Goroutine struct {
 	Parents  []uint32     // the goroutines that may execute its go statement
 	// Single: at most one instance runs in an execution of the program.
 	Single bool
-	// Parallel: a test that may call t.Parallel, so it may run at the same
-	// time as the other parallel tests.
+	// Parallel: a test or subtest that may call t.Parallel, so it may run
+	// at the same time as the other parallel tests (or subtests).
 	Parallel bool
 }
 
@@ -50,6 +50,7 @@ type Goroutines struct {
 	desc  []*bitset.BitSet
 	db    *datalog.Database
 	count *counts
+	facts *pointsto.Facts
 }
 
 // Of returns the goroutines that may run function m.
@@ -78,7 +79,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 	if err != nil {
 		return nil, err
 	}
-	gs := &Goroutines{funcs: make([][]uint32, f.Size(pointsto.DomM))}
+	gs := &Goroutines{funcs: make([][]uint32, f.Size(pointsto.DomM)), facts: f}
 	var entries, spawns []uint32
 	byFunc := map[uint32]uint32{} // init function -> goroutine
 	for ri, root := range f.Prog.Roots {
@@ -183,9 +184,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 	for m := range f.Size(pointsto.DomM) {
 		if fn := f.Func(uint32(m)); fn != nil && fn.String() == "(*testing.T).Parallel" {
 			for _, g := range gs.funcs[m] {
-				if gs.List[g].Kind == RootGoroutine {
-					gs.List[g].Parallel = true
-				}
+				gs.List[g].Parallel = true
 			}
 		}
 	}
@@ -266,7 +265,8 @@ func goSites(f *pointsto.Facts) *bitset.BitSet {
 // because the test runner or the runtime runs them one after the other:
 // inits run before every root and before the goroutines roots start;
 // tests run one after another, except tests that call t.Parallel, which
-// may run together.
+// may run together, and so do the subtests t.Run starts inside them
+// (subtests.go).
 func (gs *Goroutines) sequential(g1, g2 uint32) bool {
 	k1, k2 := gs.List[g1].Kind, gs.List[g2].Kind
 	if k1 != GoGoroutine && k2 != GoGoroutine {
@@ -278,7 +278,7 @@ func (gs *Goroutines) sequential(g1, g2 uint32) bool {
 			return true
 		}
 	}
-	return false
+	return gs.inSequentialTests(g1, g2)
 }
 
 func (gs *Goroutines) fromInit(g uint32) bool {

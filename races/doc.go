@@ -26,7 +26,15 @@
 //     pointer's function (mhp's threadReach); a pair keeps only the goroutine
 //     pairs no lock protects, and the report shows each access's locks in
 //     its goroutine ([Result.Held]) and, on each frame of its call path,
-//     the locks held at the call ([Result.HeldAtCall]).
+//     the locks held at the call ([Result.HeldAtCall]). Last, per call
+//     path (callpaths.go): an access is kept apart from the other when
+//     every call site of its function in its goroutine, up to a few call
+//     levels, is ordered with the other access as a whole
+//     (mhp.Order.CallOrdered) or holds, on that path, a lock the other
+//     holds (condmustnot.GoroutineLocksets.ViaCalls): a list's Init run
+//     by a constructor before its go statement and later under the
+//     cache's mutex. This joins the parallel and unlocked stages, and
+//     counts in the unlocked one.
 //
 // Two kinds of access are left out before pairing: a load or store through
 // a freshly allocated object's address before anything else used it (no

@@ -222,6 +222,12 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 		if pairs, err = unlockedInGoroutines(locks, res.byG, ctxs, isUnique, pairs); err != nil {
 			return nil, err
 		}
+		if !opts.NoMHP {
+			cp := newCallPaths(f, gs, order, res.byG, ctxs, cg)
+			if pairs, err = cp.prove(locks, isUnique, pairs); err != nil {
+				return nil, err
+			}
+		}
 	}
 	res.Stats.Unlocked = countPairs(pairs)
 	stage("unlocked", start)

@@ -28,6 +28,7 @@ var ruleFiles = map[string]string{
 	"escape":        "escape/escape.dl",
 	"condmustnot":   "condmustnot/condmustnot.dl",
 	"condmustnot-2": "condmustnot/condmustnot.dl",
+	"condmustnot-3": "condmustnot/condmustnot.dl",
 }
 
 // goInputs are the inputs of each run that Go computes (README's table).
@@ -40,6 +41,7 @@ var goInputs = map[string][]string{
 	"races":         {"accessPt", "concurrentReach", "sequentialReach", "analyzed", "other", "checked"},
 	"condmustnot":   condmustnotInputs,
 	"condmustnot-2": condmustnotInputs,
+	"condmustnot-3": condmustnotInputs,
 }
 
 var condmustnotInputs = []string{"pair", "heldAt", "lockObj", "heldObj", "unique", "fine", "chanHeld", "lockChan", "recvCase", "closed",

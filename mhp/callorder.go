@@ -1,0 +1,48 @@
+package mhp
+
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// CallOrdered reports whether, whenever goroutine ga makes the plain call
+// call and goroutine gb runs b, everything ga runs inside that call is
+// ordered with b: b happens before the call starts, or the point where
+// the call returns happens before b. Package races uses it to prove an
+// access per call path: a helper that one caller runs before a go
+// statement and another under a lock.
+//
+// Sound: inside the call, ga runs after the call starts, so what happens
+// before the call's start (an acquire completed before it on every path,
+// acq, or the whole of ga) happens before each of its instructions. For
+// the return, what happens after the instruction that follows the call is
+// computed with may at that instruction, which holds every event the
+// caller may have run before the call and every event the callees may
+// run (mayExec): an event after that point by program order can then run
+// neither before the call nor inside it, so it follows each instruction
+// of the call in ga's instance, even one after which the callee panics
+// and never returns there; the goroutines and acquires that follow from
+// such events follow them. A deferred call runs at its caller's exit, not
+// at the defer statement, and a go statement's function in another
+// goroutine: neither is a plain call, and neither is ordered here. The
+// caller must be analyzed, so that may sees the events it runs.
+func (o *Order) CallOrdered(call ssa.CallInstruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+	c, ok := call.(*ssa.Call)
+	if !ok || !o.f.Analyzed(o.funcOf(c)) {
+		return false
+	}
+	if !o.gs.SameProgram(ga, gb) {
+		return true // separate processes
+	}
+	if s := o.after(b, gb); s.W.Test(uint(ga)) || o.acq(c).IntersectionCardinality(s.A) > 0 {
+		return true
+	}
+	instrs := c.Block().Instrs
+	k := slices.Index(instrs, ssa.Instruction(c))
+	if k < 0 || k+1 >= len(instrs) {
+		return false // a call always has a block terminator after it
+	}
+	s := o.after(instrs[k+1], ga)
+	return s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0
+}

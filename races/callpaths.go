@@ -1,0 +1,237 @@
+package races
+
+import (
+	"encoding/binary"
+	"slices"
+
+	"github.com/chordgo/chordgo/condmustnot"
+	"github.com/chordgo/chordgo/mhp"
+	"github.com/chordgo/chordgo/pointsto"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Bounds of the proof per call path: the call levels above an access it
+// follows, and the call sites it looks at for one side of one goroutine
+// pair. Past them a side is not proved, which is sound.
+const (
+	callPathDepth = 4
+	callPathSites = 64
+)
+
+// callPaths proves pairs of accesses one call path at a time, where
+// neither the order (mhp) nor the locks (condmustnot) hold for every path
+// at once: golang-lru's list Init, run by NewLRU's NewList before the go
+// statement that starts the eviction goroutine, and by Purge under c.mu.
+//
+// Access a of function F, run by goroutine ga, is kept apart from access
+// b run by gb when F is neither a root nor where ga starts, ga makes at
+// least one call of F, and every call site i of F in a function ga runs
+// (go statements aside: their function runs in another goroutine)
+// satisfies one of
+//
+//   - order: i is a plain call that mhp.Order.CallOrdered orders with b
+//     (b before the call starts, or the call's return before b);
+//   - locks: the locks held at a when F is entered from i
+//     (condmustnot.GoroutineLocksets.ViaCalls, following the chain of call
+//     sites up to this one) and b's locks in gb have a common lock, by
+//     condmustnot's proofs for instances;
+//   - above: i's caller satisfies the same, one level up (at most
+//     callPathDepth levels, never through a function already on the
+//     chain).
+//
+// Sound: every run of a in ga is inside an activation of F that a call
+// made in ga started (F is not where ga starts and no root, and a call
+// stack belongs to one goroutine: the call graph's calls in the functions
+// ga runs are all the ways ga enters F), so the run is inside some call
+// site's call, and that call either is ordered with b as a whole, or holds
+// the lock on that path, or is itself inside a call of its caller that
+// one of the three covers. Each side of a pair is tried (a's paths against
+// b, b's against a).
+type callPaths struct {
+	f       *pointsto.Facts
+	gs      *mhp.Goroutines
+	order   *mhp.Order
+	byG     *condmustnot.GoroutineLocksets
+	ctxs    func(g uint32) func(m uint32) []pointsto.Ctx
+	callers map[uint32][]uint32 // by M: its call sites, sorted
+	roots   map[uint32]bool     // by M
+	starts  func(g, m uint32) bool
+
+	ordered map[callOrderKey]bool
+	// The lock proofs' instances (by key: an access, goroutine and
+	// chain, or an access and goroutine), the pairs of them the first
+	// pass asks for, and the pairs proved, for the second pass.
+	index     map[string]uint32
+	insts     []condmustnot.Instance
+	queries   [][2]uint32
+	asked     map[[2]uint32]bool
+	protected map[[2]uint32]bool
+}
+
+type callOrderKey struct{ i, ga, eb, gb uint32 }
+
+// callPathSide is one side of a goroutine pair: access a in ga, against b
+// in gb.
+type callPathSide struct{ ea, ga, eb, gb uint32 }
+
+func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *condmustnot.GoroutineLocksets,
+	ctxs func(g uint32) func(m uint32) []pointsto.Ctx, cg map[uint32][]uint32) *callPaths {
+	cp := &callPaths{f: f, gs: gs, order: order, byG: byG, ctxs: ctxs, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
+		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, index: map[string]uint32{}, asked: map[[2]uint32]bool{}}
+	for i, ms := range cg {
+		for _, m := range ms {
+			cp.callers[m] = append(cp.callers[m], i)
+		}
+	}
+	for _, is := range cp.callers {
+		slices.Sort(is)
+	}
+	for _, t := range f.Tuples("entry") {
+		cp.roots[t[0]] = true
+	}
+	return cp
+}
+
+// prove drops from each pair the goroutine pairs that a proof per call
+// path keeps apart, and the pairs left with none.
+func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
+	sides := func(p pair, gp [2]uint32) [2]callPathSide {
+		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1]}, {p.e[1], gp[1], p.e[0], gp[0]}}
+	}
+	// First pass: every lock query any path may need, so that one run of
+	// the lock rules answers them all.
+	for _, p := range pairs {
+		for _, gp := range p.gp {
+			for _, s := range sides(p, gp) {
+				budget := callPathSites
+				cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, true)
+			}
+		}
+	}
+	protected, err := locks.ProveInstances(cp.insts, unique, cp.queries)
+	if err != nil {
+		return nil, err
+	}
+	cp.protected = protected
+	for i := range pairs {
+		p := &pairs[i]
+		p.gp = slices.DeleteFunc(p.gp, func(gp [2]uint32) bool {
+			for _, s := range sides(*p, gp) {
+				budget := callPathSites
+				if cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, false) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
+}
+
+// covered reports whether every run of s's access a inside function m
+// (chain: the call sites from m down to a's function, innermost first) is
+// ordered with b or under a lock b holds too. With collect, it only
+// records lock queries, visits every site without stopping early, and
+// reports false.
+func (cp *callPaths) covered(s callPathSide, m uint32, chain []uint32, budget *int, collect bool) bool {
+	if len(chain) > callPathDepth || cp.roots[m] || cp.starts(s.ga, m) {
+		return false
+	}
+	called, all := false, true
+	for _, i := range cp.callers[m] {
+		caller := cp.f.Caller(i)
+		if !slices.Contains(cp.gs.Of(caller), s.ga) {
+			continue
+		}
+		call := cp.f.Call(i)
+		if _, ok := call.(*ssa.Go); ok {
+			continue // runs m in another goroutine
+		}
+		if *budget--; *budget < 0 {
+			return false
+		}
+		called = true
+		up := append(slices.Clip(chain), i)
+		ok := cp.callOrdered(s, i, call) || cp.locked(s, up, collect)
+		if !ok && !slices.ContainsFunc(chain, func(j uint32) bool { return cp.f.Caller(j) == caller }) && caller != cp.f.AccessFunc(s.ea) {
+			ok = cp.covered(s, caller, up, budget, collect)
+		}
+		if !ok {
+			all = false
+			if !collect {
+				return false
+			}
+		}
+	}
+	return called && all && !collect
+}
+
+// callOrdered is mhp.Order.CallOrdered, kept per call site and side; a
+// call from the synchronization primitives or the runtime is never
+// ordered here (their events are modeled at their call sites: the call
+// above them is).
+func (cp *callPaths) callOrdered(s callPathSide, i uint32, call ssa.CallInstruction) bool {
+	if fn := call.Parent(); fn.Pkg != nil && modeled(fn.Pkg.Pkg.Path()) {
+		return false
+	}
+	key := callOrderKey{i, s.ga, s.eb, s.gb}
+	ok, seen := cp.ordered[key]
+	if !seen {
+		ok = cp.order.CallOrdered(call, s.ga, cp.f.Access(s.eb), s.gb)
+		cp.ordered[key] = ok
+	}
+	return ok
+}
+
+// locked records (collect) or answers the lock query of access a entered
+// through chain against b.
+func (cp *callPaths) locked(s callPathSide, chain []uint32, collect bool) bool {
+	aKey, bKey := instanceKey(s.ea, s.ga, chain), instanceKey(s.eb, s.gb, nil)
+	x, okA := cp.index[aKey]
+	y, okB := cp.index[bKey]
+	if !collect {
+		return okA && okB && cp.protected[[2]uint32{x, y}] // a query the first pass did not ask is not proved
+	}
+	if !okA {
+		held, known := cp.byG.ViaCalls(s.ea, s.ga, chain)
+		if !known {
+			return false
+		}
+		x = cp.instance(aKey, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
+	}
+	if !okB {
+		y = cp.instance(bKey, condmustnot.Instance{E: s.eb, Held: cp.byG.In(s.eb, s.gb), In: cp.ctxs(s.gb)})
+	}
+	if q := [2]uint32{x, y}; !cp.asked[q] {
+		cp.asked[q] = true
+		cp.queries = append(cp.queries, q)
+	}
+	return false
+}
+
+// instanceKey names an instance of the lock proofs: an access, its
+// goroutine and the chain of calls it is entered through (none: all).
+// The chain is kept apart by a marker, so that (e, g) and (e, g, chain)
+// never share a key.
+func instanceKey(e, g uint32, chain []uint32) string {
+	key := make([]byte, 0, 4*(len(chain)+3))
+	key = binary.LittleEndian.AppendUint32(key, e)
+	key = binary.LittleEndian.AppendUint32(key, g)
+	if chain != nil {
+		key = append(key, 'c')
+	}
+	for _, i := range chain {
+		key = binary.LittleEndian.AppendUint32(key, i)
+	}
+	return string(key)
+}
+
+func (cp *callPaths) instance(key string, inst condmustnot.Instance) uint32 {
+	if x, ok := cp.index[key]; ok {
+		return x
+	}
+	x := uint32(len(cp.insts))
+	cp.index[key] = x
+	cp.insts = append(cp.insts, inst)
+	return x
+}
