@@ -121,7 +121,6 @@ var knownWrong = map[string]string{
 	"naik_fig3_1_thrd_this":              "goroutine-disjoint objects are not proved (condmustnot)",
 	"naik_fig4_1":                        "needs k > 1 for its sites (the demand loop, issue 5)",
 	"study_map_by_value_merged":          "one abstract map stands for the maps the goroutines of the loop make in countWords: Order.Apart separates instances only by objects allocated before each go statement, and main's range over a received map is not ordered after the other goroutines' inserts",
-	"study_named_result_deferred_joined": "every call may panic (mhp's mayPanic), wg.Wait included, and the deferred check of err counts as running at that panic, before the join; Wait panics only on a misuse this program does not make",
 	"study_parallel_subtests_setup":      "the part of a subtest before t.Parallel runs while its parent waits in t.Run, ordered with the other subtests, but mhp counts the whole test as parallel",
 	"study_slice_append_clipped":         "append is taken to write the array its first argument may share (pointsto's move) whatever the capacity: a base clipped to its length (s[:n:n]) makes every append copy into a new array",
 	"study_slice_passed_clone":           "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
