@@ -42,7 +42,9 @@
 // goroutine instance (may) and the acquires that completed before it on
 // every path (acq). Deferred calls run at a return or where a panic or
 // runtime.Goexit starts (at an instruction that may panic, a call
-// included; a receive never panics): they, and the code after a recovered
+// included; a receive never panics) that need not end the program
+// (unwind.go: a frame of the goroutine may recover, or the call may run
+// runtime.Goexit): they, and the code after a recovered
 // panic, get what completed at every such point, and a deferred acquire
 // counts at a return only if its defer statement ran on every path there.
 // What happens after an access is then a least fixpoint (after.go), and

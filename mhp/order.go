@@ -90,6 +90,8 @@ type Order struct {
 	mayExec, mustExec  []*bitset.BitSet                   // by M: what a call of m may run / runs on every path to return
 	acqs               *bitset.BitSet                     // the acquires and Adds
 	deferAcq           []*bitset.BitSet                   // by M: local acq wherever its deferred calls may run
+	recoverable        []bool                             // by M: a panic in it may be recovered (unwinding)
+	goexits            []bool                             // by M: a call of it may run runtime.Goexit
 	cg                 *callGraph
 
 	syncObjs  map[uint32][]uint32 // WaitGroup call I -> objects
@@ -154,6 +156,7 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	o.findEvents(r)
 	n := uint(len(o.events))
 	o.empty = bitset.New(n)
+	o.unwinding()
 	o.summaries()
 	o.entries()
 	o.unique = gs.Unique(r)
@@ -492,8 +495,9 @@ func (o *Order) summaries() {
 // returns the acquires completed on every path to a return, and those
 // completed wherever m's deferred calls may run: at a return, or at an
 // instruction that may panic (a panic in a callee shows at the call; so
-// does runtime.Goexit, which also runs them). With record, it keeps may
-// and acq at each instruction.
+// does runtime.Goexit, which also runs them) where the panic need not end
+// the program (unwindsAt). With record, it keeps may and acq at each
+// instruction.
 //
 // The Recover block, where m resumes after a deferred call recovers a
 // panic, starts with the intersection of acq over the instructions that
@@ -541,7 +545,7 @@ func (o *Order) local(m uint32, record bool) (exit, deferAcq *bitset.BitSet) {
 				returns = true
 			}
 			if defers && !recovered {
-				panics := mayPanic(instr)
+				panics := mayPanic(instr) && o.unwindsAt(m, instr)
 				if panics {
 					panicAcq = meet(panicAcq, acq)
 				}
