@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -33,6 +34,8 @@ type Database struct {
 	defined []bool
 	bounds  map[*Type]uint64
 	stats   *Stats
+
+	lending sync.Mutex // AddFrom of this database's relations from several goroutines
 }
 
 type symbolTable struct {
@@ -141,8 +144,10 @@ func (db *Database) AddFlat(rel string, data []uint32) error {
 
 // AddDistinct adds tuples like AddFlat, for a caller that knows they are
 // distinct and not in the relation yet (another database's relation, a
-// sorted fact list): it skips duplicate elimination, and the relation
-// builds its hash set only if a rule later needs it.
+// sorted fact list) and does not change data afterwards: it skips
+// duplicate elimination, the relation may keep data as its tuples instead
+// of a copy (Flat's result, or a fact list, is shared between stages), and
+// it builds its hash set only if a rule later needs it.
 func (db *Database) AddDistinct(rel string, data []uint32) error {
 	r, err := db.relation(rel)
 	if err != nil {
@@ -160,9 +165,65 @@ func (db *Database) AddDistinct(rel string, data []uint32) error {
 		}
 	}
 	r.set = hashIndex{} // rebuilt by ensureSet when needed
-	r.rows = append(r.rows, data...)
-	r.n = len(r.rows) / r.arity
+	// Capacity clipped: an append (facts added after a Run) copies first.
+	r.rows = data[:len(data):len(data)]
+	r.n = len(data) / r.arity
 	return nil
+}
+
+// AddFrom gives relation rel the tuples of src's relation of the same
+// name, like AddDistinct with src.Flat(rel), and also src's indexes on it:
+// a later stage's database reads a finished analysis's relations through
+// the indexes that analysis already built, instead of building them again.
+// The indexes are shared until either database needs them to cover
+// tuples it added since, and then copies them first (catchUp); reading
+// them from several databases at once is safe. Both relations must have the same number
+// columns.
+func (db *Database) AddFrom(src *Database, rel string) error {
+	r, err := db.relation(rel)
+	if err != nil {
+		return err
+	}
+	from, err := src.relation(rel)
+	if err != nil {
+		return err
+	}
+	if from.arity != r.arity {
+		return fmt.Errorf("%s has %d columns, and %d in the database it is added from", rel, r.arity, from.arity)
+	}
+	for i, a := range r.decl.Attrs {
+		if a.Type.Kind == SymbolKind || from.decl.Attrs[i].Type.Kind == SymbolKind {
+			return fmt.Errorf("%s: symbol columns are interned per database, and cannot be shared", rel)
+		}
+	}
+	if err := db.AddDistinct(rel, src.Flat(rel)); err != nil || r.dense != nil || len(r.indexes) > 0 || r.n != from.n {
+		return err // (or it was not empty: the tuples were added without indexes)
+	}
+	// Stages that read src run at once, each adding to its own database:
+	// the first brings src's indexes up to date and marks them; the others
+	// find nothing to change.
+	src.lending.Lock()
+	defer src.lending.Unlock()
+	from.catchUp()
+	for _, ix := range from.indexes {
+		if !ix.shared {
+			ix.shared = true
+		}
+	}
+	r.indexes = slices.Clone(from.indexes)
+	return nil
+}
+
+// Flat returns the tuples of a relation one after another, in the order
+// they were derived, or nil for an unknown one: the database's own storage,
+// to read (or give to AddDistinct), not to change.
+func (db *Database) Flat(rel string) []uint32 {
+	r, err := db.relation(rel)
+	if err != nil {
+		return nil
+	}
+	n := r.n * r.arity
+	return r.rows[:n:n]
 }
 
 // Len returns the number of tuples in a relation, or 0 for an unknown one.

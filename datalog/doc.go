@@ -75,9 +75,15 @@
 // byte of each key's hash so that a probe reads another tuple's row (a
 // cache miss on a large relation) only when that byte matches. Joins
 // look tuples up through hash indexes on exactly the bound columns each plan
-// needs, built on first use and kept up to date on insert; each index chains
-// the tuples with equal keys newest first, so a lookup limited to the tuples
-// visible in an iteration stops early. An input relation gets no tuples
+// needs, built on first use; each index chains the tuples with equal keys
+// newest first, so a lookup limited to the tuples visible in an iteration
+// stops early. An evaluation reads only tuples that were there when its plan
+// was made, so inserting a tuple touches only the duplicate check: a plan
+// brings all of its relations' indexes up to date when it is made, each
+// index on a core of its own when there is work enough (the result is the
+// same). A later stage's database can share a finished one's relations and
+// their indexes ([Database.AddFrom]) instead of copying and indexing them
+// again; a database that adds to such a relation copies the indexes first. An input relation gets no tuples
 // during a Run, so it drops its set at the first Run and builds a hash set
 // again only when a rule tests it for a whole tuple or facts are added
 // after a Run: bitsets sized by its column bounds would cost their bits for

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -861,6 +862,188 @@ open(x, y) :- path(x, y), !blocked(y).
 			}
 			if n := twice.Len("path"); n != tt.wantPath {
 				t.Errorf("path has %d tuples, want %d", n, tt.wantPath)
+			}
+		})
+	}
+}
+
+// TestAddFrom checks that a database reading another one's relations with
+// AddFrom derives what it derives from copies of their tuples, shares the
+// indexes the other built, and that neither database's later facts change
+// what the other reads (run with -race: two readers borrow at once).
+func TestAddFrom(t *testing.T) {
+	// The lender is transitive closure; the reader joins its relations.
+	const readerSrc = `
+.decl edge(x:number, y:number)
+.decl path(x:number, y:number)
+.decl q(x:number, y:number)
+.input edge, path
+q(x, z) :- path(x, y), edge(y, z), x != z.
+`
+	lenderProg, readerProg := mustParse(t, tcProgram), mustParse(t, readerSrc)
+	edges := []uint32{1, 2, 2, 3, 3, 4, 4, 1, 5, 6}
+	lender := NewDatabase(lenderProg)
+	if err := lender.AddFlat("edge", edges); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lender.Run(); err != nil {
+		t.Fatal(err)
+	}
+	tuples := func(db *Database, rel string) [][]uint32 {
+		var out [][]uint32
+		for tu := range db.Tuples(rel) {
+			out = append(out, slices.Clone(tu))
+		}
+		return out
+	}
+	// The reference: the reader given copies, with no indexes.
+	copied := NewDatabase(readerProg)
+	for _, rel := range []string{"edge", "path"} {
+		if err := copied.AddDistinct(rel, slices.Clone(lender.Flat(rel))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := copied.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := tuples(copied, "q")
+	if len(want) == 0 {
+		t.Fatal("the reference derived no q")
+	}
+
+	readers := make([]*Database, 2)
+	errs := make([]error, len(readers))
+	var wg sync.WaitGroup
+	for k := range readers {
+		wg.Go(func() {
+			db := NewDatabase(readerProg)
+			for _, rel := range []string{"edge", "path"} {
+				if err := db.AddFrom(lender, rel); err != nil {
+					errs[k] = err
+					return
+				}
+			}
+			_, errs[k] = db.Run()
+			readers[k] = db
+		})
+	}
+	wg.Wait()
+	for k, db := range readers {
+		if errs[k] != nil {
+			t.Fatal(errs[k])
+		}
+		if got := tuples(db, "q"); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("reader %d: q = %v, want %v", k, got, want)
+		}
+		if shared := db.rels[readerProg.Relation("edge").index].indexes; len(shared) == 0 || shared[0] != lender.rels[lenderProg.Relation("edge").index].indexes[0] {
+			t.Errorf("reader %d does not share the lender's index on edge", k)
+		}
+	}
+
+	// More facts on either side copy the shared indexes first: the lender
+	// grows edge and path, one reader grows its edge with other edges; each then
+	// derives what a fresh database given the same facts derives.
+	more := []uint32{6, 7, 4, 5}
+	if err := lender.AddFlat("edge", more); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lender.Run(); err != nil {
+		t.Fatal(err)
+	}
+	other := []uint32{2, 9, 9, 3}
+	if err := readers[0].AddFlat("edge", other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readers[0].Run(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := NewDatabase(lenderProg)
+	if err := fresh.AddFlat("edge", append(slices.Clone(edges), more...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fresh.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(tuples(lender, "path")), len(tuples(fresh, "path")); got != want {
+		t.Errorf("lender after more facts: %d p tuples, want %d", got, want)
+	}
+	freshReader := NewDatabase(readerProg)
+	freshReader.AddFlat("edge", append(slices.Clone(edges), other...))
+	freshReader.AddDistinct("path", slices.Clone(readers[0].Flat("path")))
+	if _, err := freshReader.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(tuples(readers[0], "q")), len(tuples(freshReader, "q")); got != want {
+		t.Errorf("reader after more facts: %d q tuples, want %d", got, want)
+	}
+	// The other reader still reads the lender's first tuples and indexes,
+	// which index its tuples only.
+	if ix := readers[1].rels[readerProg.Relation("edge").index].indexes[0]; len(ix.next) != readers[1].Len("edge") {
+		t.Errorf("untouched reader's index on edge chains %d tuples, want its %d", len(ix.next), readers[1].Len("edge"))
+	}
+	if got := tuples(readers[1], "q"); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("untouched reader: q = %v, want %v", got, want)
+	}
+	again := NewDatabase(readerProg) // through the index on edge shared first
+	for _, rel := range []string{"edge", "path"} {
+		if err := again.AddFrom(readers[1], rel); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := again.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := tuples(again, "q"); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("borrowing from a borrower: q = %v, want %v", got, want)
+	}
+
+	for _, tt := range []struct{ src, want string }{
+		{".decl edge(x:number)\n.input edge\n", "edge has 1 columns, and 2 in the database it is added from"},
+		{".decl edge(x:number, y:symbol)\n.input edge\n", "edge: symbol columns are interned per database, and cannot be shared"},
+		{".decl f(x:number)\n.input f\n", "unknown relation edge"},
+	} {
+		if err := NewDatabase(mustParse(t, tt.src)).AddFrom(lender, "edge"); err == nil || err.Error() != tt.want {
+			t.Errorf("AddFrom into %q: %v, want %s", tt.src, err, tt.want)
+		}
+	}
+}
+
+// TestCatchUp checks that indexes brought up to date together, on several
+// goroutines when the work is large enough, hold what indexes built one
+// tuple at a time hold, and that an index on an earlier plan's columns
+// covers the tuples added since when a plan asks for another.
+func TestCatchUp(t *testing.T) {
+	decl := mustParse(t, ".decl r(x:number, y:number, z:number)\n").Relation("r")
+	for _, n := range []int{10, catchUpParallel} { // one goroutine, then one per index
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			lazy, eager := newRelation(decl), newRelation(decl)
+			cols := [][]int{{0}, {1, 2}, {2}}
+			var want []*hashIndex
+			for _, c := range cols {
+				lazy.index(c)
+				ix := &hashIndex{}
+				ix.init(c, true, 0)
+				want = append(want, ix)
+			}
+			for i := range n {
+				tu := []uint32{uint32(i % 7), uint32(i % 13), uint32(i)}
+				lazy.insert(tu)
+				eager.insert(tu)
+				for _, ix := range want {
+					ix.add(eager, uint32(i))
+				}
+			}
+			lazy.index([]int{0, 1}) // a new plan: every index catches up
+			for k, ix := range want {
+				got := lazy.indexes[k]
+				if len(got.next) != n || !slices.Equal(got.next, ix.next) || got.used != ix.used {
+					t.Errorf("index on %v: %d tuples chained, %d keys; want %d, %d, same chains", cols[k], len(got.next), got.used, n, ix.used)
+				}
+				for key := range uint32(7) {
+					if g, w := got.lookup(lazy, []uint32{key, key, key}[:len(cols[k])]), ix.lookup(eager, []uint32{key, key, key}[:len(cols[k])]); g != w {
+						t.Errorf("index on %v, key %d: newest tuple %d, want %d", cols[k], key, g, w)
+					}
+				}
 			}
 		})
 	}

@@ -1,7 +1,9 @@
 package datalog
 
 import (
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/bits-and-blooms/bitset"
 )
@@ -23,7 +25,10 @@ type relation struct {
 	dense []bitset.BitSet // arity 1: dense[0]; arity 2: dense[x] holds the ys
 	width uint            // bits per bitset in dense
 
-	indexes []*hashIndex // secondary indexes, by bound columns
+	// Secondary indexes, by bound columns. Each is brought up to date only
+	// when a plan is made that may use it (catchUp): an evaluation reads
+	// only the tuples that were there when it started.
+	indexes []*hashIndex
 }
 
 func newRelation(decl *Relation) *relation {
@@ -78,8 +83,8 @@ func (r *relation) denseTest(t []uint32) bool {
 	return uint(t[0]) < uint(len(r.dense)) && r.dense[t[0]].Test(uint(t[1]))
 }
 
-// reserve makes room for n more tuples in the rows and in the hash set and
-// indexes that are kept up to date, as many grow steps at once.
+// reserve makes room for n more tuples in the rows and the hash set, as
+// many grow steps at once.
 func (r *relation) reserve(n int) {
 	if n == 0 {
 		return
@@ -88,9 +93,6 @@ func (r *relation) reserve(n int) {
 	if r.dense == nil {
 		r.ensureSet()
 		r.set.reserve(r, n)
-	}
-	for _, ix := range r.indexes {
-		ix.reserve(r, n)
 	}
 }
 
@@ -122,26 +124,84 @@ func (r *relation) insert(t []uint32) bool {
 		}
 	}
 	r.n++
-	for _, ix := range r.indexes {
-		ix.add(r, id)
-	}
 	return true
 }
 
-// index returns the index on cols, building it on first use.
+// index returns the index on cols, building it on first use, with every
+// tuple of the relation so far.
 func (r *relation) index(cols []int) *hashIndex {
+	var found *hashIndex
 	for _, ix := range r.indexes {
 		if equalInts(ix.cols, cols) {
-			return ix
+			found = ix
+			break
 		}
 	}
-	ix := &hashIndex{}
-	ix.init(cols, true, r.n)
-	for id := 0; id < r.n; id++ {
+	if found == nil {
+		found = &hashIndex{}
+		found.init(cols, true, r.n)
+		r.indexes = append(r.indexes, found)
+	}
+	r.catchUp()
+	return found
+}
+
+// catchUpParallel is the work (tuples times indexes) from which catchUp
+// gives each index a goroutine: below it, starting them costs more than
+// the hashing they share out.
+const catchUpParallel = 1 << 14
+
+// catchUp adds the tuples added since to every index of the relation.
+// The indexes are independent of each other, so with work enough they are
+// brought up to date on all cores at once, with the same result. An index
+// shared with another database's relation (AddFrom) is copied first.
+func (r *relation) catchUp() {
+	var lagging []*hashIndex
+	work := 0
+	for i, ix := range r.indexes {
+		if len(ix.next) == r.n {
+			continue
+		}
+		if ix.shared {
+			ix = ix.clone()
+			r.indexes[i] = ix
+		}
+		lagging = append(lagging, ix)
+		work += r.n - len(ix.next)
+	}
+	if len(lagging) > 1 && work >= catchUpParallel && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		for _, ix := range lagging[1:] {
+			wg.Go(func() { ix.catchUp(r) })
+		}
+		lagging[0].catchUp(r)
+		wg.Wait()
+		return
+	}
+	for _, ix := range lagging {
+		ix.catchUp(r)
+	}
+}
+
+// catchUp adds the relation's tuples from the first one not indexed yet.
+func (ix *hashIndex) catchUp(r *relation) {
+	from := len(ix.next)
+	ix.next = slices.Grow(ix.next, r.n-from) // (slots grow with the keys)
+	for id := from; id < r.n; id++ {
 		ix.add(r, uint32(id))
 	}
-	r.indexes = append(r.indexes, ix)
-	return ix
+}
+
+// clone returns a copy of the index that can change without changing ix.
+func (ix *hashIndex) clone() *hashIndex {
+	return &hashIndex{
+		cols:    ix.cols,
+		slots:   slices.Clone(ix.slots),
+		tags:    slices.Clone(ix.tags),
+		next:    slices.Clone(ix.next),
+		used:    ix.used,
+		chained: ix.chained,
+	}
 }
 
 func equalInts(a, b []int) bool {
@@ -234,6 +294,7 @@ type hashIndex struct {
 	next    []uint32 // tuple id + 1 of the previous tuple with the same key
 	used    int
 	chained bool
+	shared  bool // by relations of two databases (AddFrom): read only
 }
 
 // init makes an empty index with room for n tuples, so that one built over
@@ -303,8 +364,8 @@ func (ix *hashIndex) reserve(r *relation, n int) {
 // add inserts tuple id. For an unchained index (a set) it returns false and
 // changes nothing when a tuple with the same key is already there.
 func (ix *hashIndex) add(r *relation, id uint32) bool {
-	if size := slotsFor(ix.used + 1); size > len(ix.slots) {
-		ix.grow(r, size)
+	if (ix.used+1)*4 > len(ix.slots)*3 { // slotsFor(used+1) > len, without its loop
+		ix.grow(r, max(2*len(ix.slots), 16))
 	}
 	t := r.tuple(id)
 	m := ix.mask()

@@ -108,8 +108,9 @@ func loadFacts(db *datalog.Database, f *Facts) error {
 		if !rel.Input || f.Columns(rel.Name) == nil {
 			continue
 		}
+		// Sorted without duplicates (Facts): no duplicate elimination.
 		_, data := f.Flat(rel.Name)
-		if err := db.AddFlat(rel.Name, data); err != nil {
+		if err := db.AddDistinct(rel.Name, data); err != nil {
 			return fmt.Errorf("pointsto: %w", err)
 		}
 	}

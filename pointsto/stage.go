@@ -48,17 +48,20 @@ func (r *Result) AddTo(db *datalog.Database) error {
 		if !rel.Input {
 			continue
 		}
-		var data []uint32
-		if r.Facts.Columns(rel.Name) != nil {
-			_, data = r.Facts.Flat(rel.Name)
-		} else {
-			for t := range r.db.Tuples(rel.Name) {
-				data = append(data, t...)
-			}
-		}
 		// Fact relations are sorted without duplicates, and results are
-		// sets: no duplicate elimination needed.
-		if err := db.AddDistinct(rel.Name, data); err != nil {
+		// sets: no duplicate elimination needed. kobj.dl's database holds
+		// the base relations it reads as they are in Facts (loadFacts), so
+		// those and its results come with the indexes its run built.
+		var err error
+		kobjRel, isBase := r.db.Program().Relation(rel.Name), r.Facts.Columns(rel.Name) != nil
+		switch {
+		case kobjRel != nil && (kobjRel.Input || !isBase):
+			err = db.AddFrom(r.db, rel.Name)
+		default:
+			_, data := r.Facts.Flat(rel.Name)
+			err = db.AddDistinct(rel.Name, data)
+		}
+		if err != nil {
 			return fmt.Errorf("pointsto: %w", err)
 		}
 	}

@@ -44,7 +44,8 @@
 // A [Finder] runs the funnel over the results of one program's facts under
 // several Sigmas (package demand), and over each program of a load
 // (pointsto.Analyzer.Program), from several goroutines at once, classifying
-// the accesses once; the escape analysis and the locksets, which need only
+// the accesses once (on another goroutine from NewFinder on, beside the
+// first points-to run); the escape analysis and the locksets, which need only
 // the points-to, run on another goroutine while the accesses, aliasing and
 // order stages run. It can check only given pairs of accesses (the
 // demand loop's later runs check the races before). Which locations an access touches, and whether a

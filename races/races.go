@@ -108,8 +108,21 @@ type Finder struct {
 	acc     *accessInfo
 }
 
-// NewFinder returns a Finder for the points-to results of facts f.
-func NewFinder(f *pointsto.Facts, opts Options) *Finder { return &Finder{f: f, opts: opts} }
+// NewFinder returns a Finder for the points-to results of facts f. It
+// classifies the accesses on another core meanwhile (the first points-to
+// run, which the first Find needs, takes longer): the classification reads
+// only the facts and the SSA, which nothing changes then.
+func NewFinder(f *pointsto.Facts, opts Options) *Finder {
+	fd := &Finder{f: f, opts: opts}
+	go fd.classified()
+	return fd
+}
+
+// classified returns the classification of the accesses, made once.
+func (fd *Finder) classified() *accessInfo {
+	fd.accOnce.Do(func() { fd.acc = classify(fd.f, fd.opts.Std) })
+	return fd.acc
+}
 
 // Find runs the funnel over the points-to result r. If among is not nil,
 // it only checks those pairs of accesses (E ids, the lower first): it
@@ -151,8 +164,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	go func() { locksets <- condmustnot.Compute(f, r) }()
 
 	start = time.Now()
-	fd.accOnce.Do(func() { fd.acc = classify(fd.f, opts.Std) })
-	acc := fd.acc
+	acc := fd.classified()
 	var checked *bitset.BitSet // the accesses of among; nil: all
 	if among != nil {
 		checked = bitset.New(0)
