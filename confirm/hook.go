@@ -38,7 +38,7 @@ type hookSite struct {
 // placeHooks finds the statements before which the hooks of a race's two
 // accesses go, or says why they cannot go anywhere that keeps line numbers
 // and holds the goroutine just before the access.
-func placeHooks(accesses [2]Position, forbidden func(file string) bool) (sites []hookSite, pkg string, err error) {
+func placeHooks(accesses [2]Position, field string, forbidden func(file string) bool) (sites []hookSite, pkg string, err error) {
 	files := map[string]*parsedFile{}
 	for k, a := range accesses {
 		if forbidden(a.File) {
@@ -72,7 +72,7 @@ func placeHooks(accesses [2]Position, forbidden func(file string) bool) (sites [
 			}
 		}
 		sites[i].mask |= 1 << k
-		sites[i].at[k] = pf.addressBefore(a, stmt)
+		sites[i].at[k] = pf.addressBefore(a, stmt, field)
 	}
 	return sites, pkg, nil
 }
@@ -139,21 +139,23 @@ func (pf *parsedFile) statementBefore(p Position) (ast.Stmt, error) {
 }
 
 // addressBefore returns the expression whose address the hook before stmt
-// takes as the location of the field access at p ("": none). It is the
-// access's selector when that is a chain of variables, fields and
-// pointer indirections (e.prev.next) and the part of stmt that runs
+// takes as the location of the access at p to the raced field ("": none,
+// or the race is not on a field). It is the access's selector when that
+// names the field (a method value i.Foo looks the same to the parser, and
+// &i.Foo would not compile), is a chain of variables, fields and pointer
+// indirections (e.prev.next), and the part of stmt that runs
 // before the access calls and receives nothing: evaluating &chain before
 // stmt then reads only what stmt reads (e.prev) and runs no code of the
 // program out of order; a nil pointer on the way panics on the same line,
 // at the hook rather than in stmt. A chain rooted at a variable that stmt
 // declares (an if's init) has none before stmt.
-func (pf *parsedFile) addressBefore(p Position, stmt ast.Stmt) string {
+func (pf *parsedFile) addressBefore(p Position, stmt ast.Stmt, field string) string {
 	path, err := pf.path(p)
-	if err != nil || len(path) < 3 {
+	if err != nil || len(path) < 3 || field == "" {
 		return ""
 	}
 	sel, ok := path[1].(*ast.SelectorExpr)
-	if !ok || path[0] != sel.Sel {
+	if !ok || path[0] != sel.Sel || sel.Sel.Name != field {
 		return ""
 	}
 	if root := chainRoot(sel.X); root == nil || declares(stmt, root.Name) {

@@ -48,6 +48,13 @@ func h(p *node, q node) {
 	if r := p; r.n > 0 {
 	}
 }
+
+func (p *node) get() int { return p.n }
+
+func k(p *node) {
+	m := p.get
+	_ = m
+}
 `
 
 func TestPlaceHooks(t *testing.T) {
@@ -72,6 +79,7 @@ func TestPlaceHooks(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		accesses [2]Position
+		field    string         // the raced field's name, "" for a variable
 		lines    map[int]string // the hooked lines, as the copy has them
 		err      string
 	}{
@@ -91,15 +99,18 @@ func TestPlaceHooks(t *testing.T) {
 		{name: "loop body", accesses: [2]Position{at(15, "y", 1), at(10, "x", 1)},
 			lines: map[int]string{15: "\t\tchordgoHook(1, nil, nil, true); y = i; chordgoDone(1)", 10: "\tchordgoHook(2, nil, nil, true); x = 1; chordgoDone(2)"}},
 		// A field's hook passes its address when finding it runs no code.
-		{name: "field addresses", accesses: [2]Position{at(32, "n", 2), at(32, "n", 3)},
+		{name: "field addresses", field: "n", accesses: [2]Position{at(32, "n", 2), at(32, "n", 3)},
 			lines: map[int]string{32: "\tchordgoHook(3, &p.next.n, &q.n, true); p.next.n = q.n; chordgoDone(3)"}},
-		{name: "field after a call", accesses: [2]Position{at(33, "n", 1), at(32, "n", 2)},
+		{name: "field after a call", field: "n", accesses: [2]Position{at(33, "n", 1), at(32, "n", 2)},
 			lines: map[int]string{33: "\tchordgoHook(1, nil, nil, true); p.n = f(); chordgoDone(1)", 32: "\tchordgoHook(2, nil, &p.next.n, true); p.next.n = q.n; chordgoDone(2)"}},
-		{name: "field in a condition", accesses: [2]Position{at(34, "n", 2), at(36, "n", 1)},
+		{name: "field in a condition", field: "n", accesses: [2]Position{at(34, "n", 2), at(36, "n", 1)},
 			lines: map[int]string{34: "\tchordgoHook(1, &p.next.n, nil, false); if p.next.n > 0 {", 36: "\tchordgoHook(2, nil, &(*p).n, true); (*p).n++; chordgoDone(2)"}},
 		// r is declared by the statement: there is none before it.
-		{name: "field of a variable the statement declares", accesses: [2]Position{at(37, "n", 1), at(36, "n", 1)},
+		{name: "field of a variable the statement declares", field: "n", accesses: [2]Position{at(37, "n", 1), at(36, "n", 1)},
 			lines: map[int]string{37: "\tchordgoHook(1, nil, nil, false); if r := p; r.n > 0 {", 36: "\tchordgoHook(2, nil, &(*p).n, true); (*p).n++; chordgoDone(2)"}},
+		// p.get is a method value, not the raced field.
+		{name: "method value", field: "n", accesses: [2]Position{at(44, "get", 1), at(36, "n", 1)},
+			lines: map[int]string{44: "\tchordgoHook(1, nil, nil, true); m := p.get; chordgoDone(1)", 36: "\tchordgoHook(2, nil, &(*p).n, true); (*p).n++; chordgoDone(2)"}},
 		{name: "continued line", accesses: [2]Position{at(13, "x", 1), at(10, "x", 1)}, err: "inside a statement that starts on line 12"},
 		{name: "loop condition", accesses: [2]Position{at(14, "x", 1), at(10, "x", 1)}, err: "header of a loop"},
 		{name: "package variable", accesses: [2]Position{at(5, "x", 1), at(10, "x", 1)}, err: "not inside a statement of a function body"},
@@ -108,7 +119,7 @@ func TestPlaceHooks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			forbidden := func(string) bool { return tc.name == "not replaceable" }
-			sites, pkg, err := placeHooks(tc.accesses, forbidden)
+			sites, pkg, err := placeHooks(tc.accesses, tc.field, forbidden)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("got error %v, want %q", err, tc.err)

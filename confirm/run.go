@@ -331,7 +331,7 @@ func (c *confirmer) directed(ctx context.Context) error {
 		if c.pos[i][0].File == "" || c.pos[i][1].File == "" {
 			continue
 		}
-		sites, pkg, err := placeHooks(c.pos[i], forbidden)
+		sites, pkg, err := placeHooks(c.pos[i], fieldName(r.Location), forbidden)
 		if err != nil {
 			r.Note = joinNotes(r.Note, "no directed run: "+err.Error())
 			continue
@@ -652,4 +652,12 @@ func (r *Result) Summary() string {
 	}
 	return fmt.Sprintf("%s: %d confirmed (%d by directed runs), %d not confirmed; %s missed",
 		plural(len(r.Races), "access pair"), confirmed, directed, len(r.Races)-confirmed, plural(len(r.Misses), "race"))
+}
+
+// fieldName returns the name of the field a race is on ("": not a field).
+func fieldName(loc reports.Location) string {
+	if loc.Kind != "field" {
+		return ""
+	}
+	return loc.Field[strings.LastIndex(loc.Field, ").")+2:]
 }
