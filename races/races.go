@@ -192,16 +192,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	callees := func(i uint32) []uint32 { return cg[i] }
 	order := mhp.NewOrder(r, gs, callees)
 	res.Order = order
-	for i := range pairs {
-		p := &pairs[i]
-		for _, g0 := range p.g[0] {
-			for _, g1 := range p.g[1] {
-				if opts.NoMHP || !order.Ordered(f.Access(p.e[0]), g0, f.Access(p.e[1]), g1) && !order.Apart(p.e[0], g0, p.e[1], g1) {
-					p.gp = append(p.gp, [2]uint32{g0, g1})
-				}
-			}
-		}
-	}
+	parallel(order, f, pairs, opts.NoMHP)
 	pairs = slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 })
 	res.Stats.Parallel = countPairs(pairs)
 	stage("parallel", start)
@@ -228,6 +219,47 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 
 	res.Races = group(pairs, acc)
 	return res, nil
+}
+
+// parallel sets the goroutine pairs of each pair in which its two accesses
+// may run at the same time. Whether they do depends on the accesses and the
+// goroutines, not on the location: an access pair touches many locations
+// (the objects of one field) with the same goroutines, so each question is
+// asked once per access pair, and the rules that look at the accesses
+// alone once per access pair too (mhp.Order.Pair). What is kept for one
+// access pair goes when the next begins.
+func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
+	byAccesses := make([]int, len(pairs))
+	for i := range byAccesses {
+		byAccesses[i] = i
+	}
+	slices.SortStableFunc(byAccesses, func(i, j int) int { return comparePairs(pairs[i].e, pairs[j].e) })
+	for len(byAccesses) > 0 {
+		e := pairs[byAccesses[0]].e
+		n := 1
+		for n < len(byAccesses) && pairs[byAccesses[n]].e == e {
+			n++
+		}
+		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
+		concurrent := map[[2]uint32]bool{}
+		for _, i := range byAccesses[:n] {
+			p := &pairs[i]
+			for _, g0 := range p.g[0] {
+				for _, g1 := range p.g[1] {
+					gp := [2]uint32{g0, g1}
+					c, ok := concurrent[gp]
+					if !ok {
+						c = noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1)
+						concurrent[gp] = c
+					}
+					if c {
+						p.gp = append(p.gp, gp)
+					}
+				}
+			}
+		}
+		byAccesses = byAccesses[n:]
+	}
 }
 
 // accessInfo classifies the accesses.
