@@ -3,6 +3,7 @@ package races
 import (
 	"cmp"
 	_ "embed"
+	"encoding/binary"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -224,16 +225,20 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 // parallel sets the goroutine pairs of each pair in which its two accesses
 // may run at the same time. Whether they do depends on the accesses and the
 // goroutines, not on the location: an access pair touches many locations
-// (the objects of one field) with the same goroutines, so each question is
-// asked once per access pair, and the rules that look at the accesses
-// alone once per access pair too (mhp.Order.Pair). What is kept for one
-// access pair goes when the next begins.
+// (the objects of one field), most often with the same goroutines. So the
+// rules that look at the accesses alone are decided once per access pair
+// (mhp.Order.Pair), each goroutine pair is asked about once per access
+// pair, and the pairs of one access pair whose goroutines are the same get
+// one list of goroutine pairs, with one id (pair.shared), which the
+// unlocked stage decides once. What is kept for one access pair goes when
+// the next begins.
 func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 	byAccesses := make([]int, len(pairs))
 	for i := range byAccesses {
 		byAccesses[i] = i
 	}
 	slices.SortStableFunc(byAccesses, func(i, j int) int { return comparePairs(pairs[i].e, pairs[j].e) })
+	shared := 0
 	for len(byAccesses) > 0 {
 		e := pairs[byAccesses[0]].e
 		n := 1
@@ -242,8 +247,17 @@ func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 		}
 		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
 		concurrent := map[[2]uint32]bool{}
+		byGoroutines := map[string]*pair{} // the first pair with these goroutines
 		for _, i := range byAccesses[:n] {
 			p := &pairs[i]
+			key := goroutinesKey(p.g)
+			if first, ok := byGoroutines[key]; ok {
+				p.gp, p.shared = first.gp, first.shared
+				continue
+			}
+			byGoroutines[key] = p
+			p.shared = shared
+			shared++
 			for _, g0 := range p.g[0] {
 				for _, g1 := range p.g[1] {
 					gp := [2]uint32{g0, g1}
@@ -257,9 +271,22 @@ func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 					}
 				}
 			}
+			p.gp = slices.Clip(p.gp) // shared: an append must copy
 		}
 		byAccesses = byAccesses[n:]
 	}
+}
+
+// goroutinesKey encodes the goroutine lists of a pair's two accesses.
+func goroutinesKey(g [2][]uint32) string {
+	b := make([]byte, 0, 4*(len(g[0])+len(g[1])+1))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(g[0])))
+	for _, l := range g {
+		for _, x := range l {
+			b = binary.LittleEndian.AppendUint32(b, x)
+		}
+	}
+	return string(b)
 }
 
 // accessInfo classifies the accesses.
@@ -645,13 +672,15 @@ func members(s *bitset.BitSet) []uint32 {
 
 // pair is two accesses to location o, each with the goroutines that may
 // run it there; after the parallel stage, gp holds the goroutine pairs in
-// which they may run at the same time.
+// which they may run at the same time, and pairs with the same shared id
+// have the same accesses and one gp list (see parallel).
 type pair struct {
-	e     [2]uint32
-	g     [2][]uint32
-	gp    [][2]uint32
-	write [2]bool
-	o     pointsto.Ctx
+	e      [2]uint32
+	g      [2][]uint32
+	gp     [][2]uint32
+	shared int
+	write  [2]bool
+	o      pointsto.Ctx
 }
 
 // aliasing gives the pairs of accesses that may touch the same location,
@@ -733,8 +762,11 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 		}
 		return x
 	}
+	// Each list of goroutine pairs once: the pairs that share it (see
+	// parallel) differ in their location only, which no lock proof reads.
+	lists := distinctLists(pairs)
 	var ipairs [][2]uint32
-	for _, p := range pairs {
+	for _, p := range lists {
 		for _, gp := range p.gp {
 			ipairs = append(ipairs, [2]uint32{inst(p.e[0], gp[0]), inst(p.e[1], gp[1])})
 		}
@@ -743,19 +775,35 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 	if err != nil {
 		return nil, err
 	}
+	left := map[int][][2]uint32{} // by shared id
 	k := 0
-	for i := range pairs {
-		p := &pairs[i]
-		var left [][2]uint32
+	for _, p := range lists {
+		var l [][2]uint32
 		for _, gp := range p.gp {
 			if !protected[ipairs[k]] {
-				left = append(left, gp)
+				l = append(l, gp)
 			}
 			k++
 		}
-		p.gp = left
+		left[p.shared] = slices.Clip(l)
+	}
+	for i := range pairs {
+		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
+}
+
+// distinctLists returns the first pair of each shared id, in order.
+func distinctLists(pairs []pair) []*pair {
+	seen := map[int]bool{}
+	var out []*pair
+	for i := range pairs {
+		if p := &pairs[i]; !seen[p.shared] {
+			seen[p.shared] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // goroutineContexts gives, for each goroutine of the pairs, the contexts
@@ -764,7 +812,7 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 // those contexts only.
 func goroutineContexts(gs *mhp.Goroutines, pairs []pair) func(g uint32) func(m uint32) []pointsto.Ctx {
 	wanted := map[uint32]bool{}
-	for _, p := range pairs {
+	for _, p := range distinctLists(pairs) {
 		for _, gp := range p.gp {
 			wanted[gp[0]], wanted[gp[1]] = true, true
 		}
