@@ -1,7 +1,6 @@
 package races_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,22 +15,7 @@ import (
 // parallel-ns/op; ns/op is the whole funnel's. Each run builds a new
 // Finder, so nothing is kept from the last.
 func BenchmarkParallelStage(b *testing.B) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"./testdata/parallel/store"}, Dir: root, Tests: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(prog.Errors) > 0 {
-		b.Fatalf("load errors: %v", prog.Errors)
-	}
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		b.Fatal(err)
-	}
-	a, err := pointsto.NewAnalyzer(facts)
+	a, err := analyzer("./testdata/parallel/store")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +26,7 @@ func BenchmarkParallelStage(b *testing.B) {
 	var parallel time.Duration
 	runs := 0
 	for b.Loop() {
-		res, err := races.NewFinder(facts, races.Options{}).Find(r, nil)
+		res, err := races.NewFinder(a.Facts, races.Options{}).Find(r, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -908,6 +908,7 @@ func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location) int {
 // group turns the remaining pairs into races, one per access pair.
 func group(pairs []pair, acc *accessInfo) []Race {
 	byPair := map[[2]uint32]*Race{}
+	listed := map[int]bool{} // the shared ids whose goroutine pairs are in
 	var keys [][2]uint32
 	for _, p := range pairs {
 		race := byPair[p.e]
@@ -923,6 +924,11 @@ func group(pairs []pair, acc *accessInfo) []Race {
 		for k := range 2 {
 			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
 		}
+		race.Locations = append(race.Locations, p.o)
+		if listed[p.shared] {
+			continue // the same goroutine pairs as another location's
+		}
+		listed[p.shared] = true
 		// Duplicates go at the end, by sorting: a search per insertion
 		// made this quadratic in a race's goroutine pairs.
 		for _, gp := range p.gp {
@@ -931,7 +937,6 @@ func group(pairs []pair, acc *accessInfo) []Race {
 			}
 			race.Pairs = append(race.Pairs, gp)
 		}
-		race.Locations = append(race.Locations, p.o)
 	}
 	slices.SortFunc(keys, comparePairs)
 	out := make([]Race, 0, len(keys))
