@@ -245,26 +245,37 @@ func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 		for n < len(byAccesses) && pairs[byAccesses[n]].e == e {
 			n++
 		}
-		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
-		concurrent := map[[2]uint32]bool{}
 		byGoroutines := map[string]*pair{} // the first pair with these goroutines
+		var firsts []*pair
+		var others [][2]*pair // a pair and the first with its goroutines
 		for _, i := range byAccesses[:n] {
 			p := &pairs[i]
 			key := goroutinesKey(p.g)
 			if first, ok := byGoroutines[key]; ok {
-				p.gp, p.shared = first.gp, first.shared
+				p.shared = first.shared
+				others = append(others, [2]*pair{p, first})
 				continue
 			}
 			byGoroutines[key] = p
 			p.shared = shared
 			shared++
+			firsts = append(firsts, p)
+		}
+		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
+		var concurrent map[[2]uint32]bool // needed when two lists may share a goroutine pair
+		if len(firsts) > 1 {
+			concurrent = map[[2]uint32]bool{}
+		}
+		for _, p := range firsts {
 			for _, g0 := range p.g[0] {
 				for _, g1 := range p.g[1] {
 					gp := [2]uint32{g0, g1}
 					c, ok := concurrent[gp]
 					if !ok {
 						c = noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1)
-						concurrent[gp] = c
+						if concurrent != nil {
+							concurrent[gp] = c
+						}
 					}
 					if c {
 						p.gp = append(p.gp, gp)
@@ -272,6 +283,9 @@ func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 				}
 			}
 			p.gp = slices.Clip(p.gp) // shared: an append must copy
+		}
+		for _, o := range others {
+			o[0].gp = o[1].gp
 		}
 		byAccesses = byAccesses[n:]
 	}
