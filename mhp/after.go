@@ -30,15 +30,80 @@ import (
 //
 // Each step holds in every execution, so x happens before everything in
 // the result.
+//
+// The set depends on x only through g, the seed (onceReturns of x's
+// function) and the members of may(x) that the fixpoint tests (mayTested):
+// it is kept under those, so that the instructions of many functions, and
+// of stretches of one function with different may sets, share one
+// fixpoint. A first map, by goroutine, function and local may set (a set
+// many instructions share), spares the key's computation.
 func (o *Order) after(x ssa.Instruction, g uint32) *afterSet {
-	may := o.may(x)
-	key := afterKey{g, o.funcOf(x), o.localSet(o.localMay, x)}
+	fn := o.funcOf(x)
+	key := afterKey{g, fn, o.localSet(o.localMay, x)}
 	if s, ok := o.afters[key]; ok {
 		return s
 	}
-	s := o.fixpoint(g, may, true, o.onceReturns(key.fn))
+	may, seed := maySet{o.entryMay[fn], key.may}, o.onceReturns(fn)
+	tested := may.entry.Union(may.local)
+	tested.InPlaceIntersection(o.mayTested(g))
+	content := binary.LittleEndian.AppendUint32(nil, g)
+	content = appendWords(content, seed)
+	content = appendWords(content, tested)
+	s, ok := o.aftersBy[string(content)]
+	if !ok {
+		s = o.fixpoint(g, may, true, seed)
+		o.aftersBy[string(content)] = s
+	}
 	o.afters[key] = s
 	return s
+}
+
+// appendWords appends set's words up to its last member, after their
+// number (nil: none).
+func appendWords(b []byte, set *bitset.BitSet) []byte {
+	var words []uint64
+	if set != nil {
+		words = set.Words()
+	}
+	for len(words) > 0 && words[len(words)-1] == 0 {
+		words = words[:len(words)-1]
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(words)))
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return b
+}
+
+// mayTested returns the events whose membership in may the fixpoint for
+// goroutine g tests (eventAfter, startsAfter, someDoneAfter): if g is
+// single, the events of the functions g runs and the go events that start
+// its children; otherwise the Dones of the functions g runs.
+func (o *Order) mayTested(g uint32) *bitset.BitSet {
+	if o.tested == nil {
+		o.tested = make([]*bitset.BitSet, len(o.gs.List))
+		for g := range o.gs.List {
+			o.tested[g] = bitset.New(uint(len(o.events)))
+		}
+		for id, ev := range o.events {
+			for _, t := range o.gs.Of(ev.fn) {
+				if o.gs.List[t].Single || ev.kind == evDone {
+					o.tested[t].Set(uint(id))
+				}
+			}
+		}
+		for g, gr := range o.gs.List {
+			if !gr.Single {
+				continue
+			}
+			for _, c := range o.children[g] {
+				for _, ev := range o.starts[c] {
+					o.tested[g].Set(uint(ev))
+				}
+			}
+		}
+	}
+	return o.tested[g]
 }
 
 // fixpoint computes what happens after a point of goroutine g with may
@@ -49,7 +114,7 @@ func (o *Order) after(x ssa.Instruction, g uint32) *afterSet {
 // |events| + |goroutines| + 1 rounds. The recursion through basicAfter is
 // one level deep: basicAfter runs fixpoint with match false, which never
 // calls basicAfter again.
-func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool, seed *bitset.BitSet) *afterSet {
+func (o *Order) fixpoint(g uint32, may maySet, match bool, seed *bitset.BitSet) *afterSet {
 	s := &afterSet{W: bitset.New(uint(len(o.gs.List))), A: bitset.New(uint(len(o.events)))}
 	if seed != nil {
 		s.A.InPlaceUnion(seed)
@@ -83,7 +148,7 @@ func (o *Order) fixpoint(g uint32, may *bitset.BitSet, match bool, seed *bitset.
 	return s
 }
 
-func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *afterSet, match bool) bool {
+func (o *Order) eventAfter(id, g uint32, single bool, may maySet, s *afterSet, match bool) bool {
 	ev := &o.events[id]
 	if o.eventAcq(ev).IntersectionCardinality(s.A) > 0 {
 		return true
@@ -94,7 +159,7 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 	threads := o.gs.Of(ev.fn)
 	all := len(threads) > 0
 	for _, t := range threads {
-		if !s.W.Test(uint(t)) && !(t == g && single && !may.Test(uint(id))) {
+		if !s.W.Test(uint(t)) && !(t == g && single && !may.Test(id)) {
 			all = false
 			break
 		}
@@ -142,7 +207,7 @@ func (o *Order) eventAfter(id, g uint32, single bool, may *bitset.BitSet, s *aft
 // stops when it keeps all of it, so there are at most as many rounds as
 // the site has goroutines; a round costs one search over the goroutines
 // (startedAvoiding) and a look at each member's parents.
-func (o *Order) startedAfter(site []uint32, g uint32, single bool, may *bitset.BitSet, s *afterSet) []uint32 {
+func (o *Order) startedAfter(site []uint32, g uint32, single bool, may maySet, s *afterSet) []uint32 {
 	var set []uint32
 	for _, g2 := range site {
 		if !s.W.Test(uint(g2)) {
@@ -174,14 +239,14 @@ func (o *Order) startedAfter(site []uint32, g uint32, single bool, may *bitset.B
 // startsAfter reports whether every goroutine that may start g2 does so
 // after x (see startedAfter); onlyBySet tells whether a goroutine can only
 // be started through a goroutine of the set.
-func (o *Order) startsAfter(g2, g uint32, single bool, may *bitset.BitSet, s *afterSet, onlyBySet func(uint32) bool) bool {
+func (o *Order) startsAfter(g2, g uint32, single bool, may maySet, s *afterSet, onlyBySet func(uint32) bool) bool {
 	parents := o.gs.List[g2].Parents
 	if len(parents) == 0 || len(o.starts[g2]) == 0 {
 		return false // started from where we do not see
 	}
 	for _, t := range parents {
 		o.work++
-		inOrder := t == g && single && !slices.ContainsFunc(o.starts[g2], func(ev uint32) bool { return may.Test(uint(ev)) })
+		inOrder := t == g && single && !slices.ContainsFunc(o.starts[g2], func(ev uint32) bool { return may.Test(ev) })
 		if !s.W.Test(uint(t)) && !inOrder && !onlyBySet(t) {
 			return false
 		}
@@ -243,16 +308,32 @@ func (o *Order) basicAfter(id uint32) *afterSet {
 	ev := &o.events[id]
 	var s *afterSet
 	if threads := o.gs.Of(ev.fn); len(threads) == 1 && o.gs.List[threads[0]].Single {
-		may := o.may(ev.instr).Clone().Set(uint(id))
+		may := o.may(ev.instr)
+		may.local = may.local.Clone().Set(uint(id))
 		s = o.fixpoint(threads[0], may, false, nil)
 	}
 	o.basic[id] = s
 	return s
 }
 
+// A Pair of accesses answers Ordered for any goroutines that run them. The
+// rules that look at the two accesses alone are decided once per Pair: the
+// race funnel asks about one access pair in many goroutine pairs.
+type Pair struct {
+	o    *Order
+	a, b ssa.Instruction
+	// byAccesses: 0 until decided, 1 if the accesses alone order a and b
+	// (sameOnceRun, oneActivation, sameOnceObject, ownWaitGroup), -1 if not.
+	byAccesses int8
+}
+
+// Pair returns the Pair of accesses a and b.
+func (o *Order) Pair(a, b ssa.Instruction) *Pair { return &Pair{o: o, a: a, b: b} }
+
 // Ordered reports whether, whenever goroutine ga runs a and goroutine gb
 // runs b, one of the two happens before the other.
-func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+func (p *Pair) Ordered(ga, gb uint32) bool {
+	o, a, b := p.o, p.a, p.b
 	gs := o.gs
 	if !gs.SameProgram(ga, gb) {
 		return true // separate processes
@@ -260,8 +341,7 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 	if ga == gb && (gs.List[ga].Single || a.Parent() == b.Parent() && o.oneInstance(o.funcOf(a), ga)) {
 		return true // one goroutine runs one instruction at a time
 	}
-	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.sameOnceRun(a, b) ||
-		o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) ||
+	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || p.orderedByAccesses() ||
 		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) {
 		return true
 	}
@@ -270,6 +350,19 @@ func (o *Order) Ordered(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 	}
 	s := o.after(b, gb)
 	return s.W.Test(uint(ga)) || o.acq(a).IntersectionCardinality(s.A) > 0
+}
+
+// orderedByAccesses reports whether the rules that look at the accesses
+// alone order them.
+func (p *Pair) orderedByAccesses() bool {
+	if p.byAccesses == 0 {
+		o, a, b := p.o, p.a, p.b
+		p.byAccesses = -1
+		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) {
+			p.byAccesses = 1
+		}
+	}
+	return p.byAccesses > 0
 }
 
 // eventAcq is acq at the point where an event takes effect: a deferred
@@ -296,13 +389,13 @@ func (o *Order) eventAcq(ev *event) *bitset.BitSet {
 //
 // Both assume the WaitGroup rule of its documentation: an Add that starts
 // from a zero counter happens before the Wait.
-func (o *Order) someDoneAfter(id, g uint32, may *bitset.BitSet, s *afterSet) bool {
+func (o *Order) someDoneAfter(id, g uint32, may maySet, s *afterSet) bool {
 	wait := &o.events[id]
 	for _, c := range wait.cands {
 		if s.A.Test(uint(c)) && o.addedBefore(o.acq(wait.instr), wait.id) {
 			return true
 		}
-		if slices.Contains(o.gs.Of(o.events[c].fn), g) && !may.Test(uint(c)) && o.spawnedAfterAdd(g, id) {
+		if slices.Contains(o.gs.Of(o.events[c].fn), g) && !may.Test(c) && o.spawnedAfterAdd(g, id) {
 			return true
 		}
 	}
@@ -322,7 +415,7 @@ func (o *Order) spawnedAfterAdd(g, id uint32) bool {
 	}
 	for _, ev := range o.starts[g] {
 		spawn := o.events[ev].instr
-		if !o.addedBefore(o.acq(spawn), wait.id) || o.may(spawn).Test(uint(id)) {
+		if !o.addedBefore(o.acq(spawn), wait.id) || o.may(spawn).Test(id) {
 			return false
 		}
 	}

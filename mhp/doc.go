@@ -24,12 +24,13 @@
 //     leaves the go statement's block unreached, or every call into the
 //     context is from such an unreached block ("if ttl > 0 { go janitor()
 //     }" in a constructor called with ttl 0).
-//   - [Order] (NewOrder): Order.Ordered(a, ga, b, gb) reports whether access
-//     a run by goroutine ga and access b run by gb are ordered by
-//     happens-before in every execution; Order.CallOrdered(call, ga, b,
-//     gb) whether everything ga runs inside a plain call is (b before the
-//     call starts, or the call's return before b), for package races'
-//     proofs per call path (callorder.go).
+//   - [Order] (NewOrder): Order.Pair(a, b).Ordered(ga, gb) reports whether
+//     access a run by goroutine ga and access b run by gb are ordered by
+//     happens-before in every execution (a [Pair] keeps what depends on
+//     the two accesses alone, for the many goroutine pairs asked about);
+//     Order.CallOrdered(call, ga, b, gb) whether everything ga runs inside
+//     a plain call is (b before the call starts, or the call's return
+//     before b), for package races' proofs per call path (callorder.go).
 //
 // # Happens-before
 //
@@ -169,8 +170,10 @@
 // or round-robin dataflow over a finite lattice in which each set only
 // grows or only shrinks, or a search that visits each goroutine once.
 // The work is polynomial in the goroutines, events, functions and blocks;
-// what Ordered asks again and again is memoized: after per goroutine,
-// function and may set, oncePerInstance, each goroutine's chain closure,
+// what Ordered asks again and again is memoized: after per goroutine and
+// the members of may that its fixpoint tests (so functions and stretches
+// of functions with the same such members share one fixpoint), the rules
+// on the accesses alone per Pair, oncePerInstance, each goroutine's chain closure,
 // and chained's conditions per pair of distinct closures (chainOf: asked
 // anew for every query, it made the default run on a ring of goroutines
 // that start one another slow, issue 10). [Order.Work] counts the steps,

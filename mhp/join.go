@@ -1,7 +1,6 @@
 package mhp
 
 import (
-	"encoding/binary"
 	"go/token"
 	"slices"
 
@@ -40,10 +39,10 @@ func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint
 		return false
 	}
 	// The next instance may start before the access.
-	if e, ok := c.inside[ga]; ok && o.may(a).Test(uint(e)) {
+	if e, ok := c.inside[ga]; ok && o.may(a).Test(e) {
 		return false
 	}
-	if e, ok := c.inside[gb]; ok && o.may(b).Test(uint(e)) {
+	if e, ok := c.inside[gb]; ok && o.may(b).Test(e) {
 		return false
 	}
 	return true
@@ -144,11 +143,7 @@ func (o *Order) chainClosure(g uint32) uint32 {
 			}
 		}
 	}
-	words := members.Words()
-	key := make([]byte, 0, 8*len(words))
-	for _, w := range words {
-		key = binary.LittleEndian.AppendUint64(key, w)
-	}
+	key := appendWords(nil, members)
 	id, ok := o.closureIDs[string(key)]
 	if !ok {
 		id = uint32(len(o.closureSets))
@@ -300,18 +295,18 @@ func (o *Order) releasedAfter(s, g uint32, a ssa.Instruction) bool {
 // instance): a Wait, after a Done of g (the one answering the instance's
 // Add); a receive, after whichever of its partners it takes, all of them
 // in g (see joiningEvents).
-func (o *Order) releasedBy(j, g uint32, may *bitset.BitSet) bool {
+func (o *Order) releasedBy(j, g uint32, may maySet) bool {
 	ev := &o.events[j]
 	if ev.kind == evWait {
 		for _, d := range ev.cands {
-			if o.events[d].kind == evDone && !may.Test(uint(d)) && slices.Contains(o.gs.Of(o.events[d].fn), g) {
+			if o.events[d].kind == evDone && !may.Test(d) && slices.Contains(o.gs.Of(o.events[d].fn), g) {
 				return true
 			}
 		}
 		return false
 	}
 	for _, c := range ev.cands {
-		if may.Test(uint(c)) {
+		if may.Test(c) {
 			return false
 		}
 	}

@@ -100,6 +100,8 @@ type Order struct {
 	lockFns   map[uint32]bool     // the Lock methods (mutexMethods)
 	unmodeled map[uint32]bool     // mutexes that may be unlocked other than by an Unlock event
 	afters    map[afterKey]*afterSet
+	aftersBy  map[string]*afterSet // the sets of afters, by what they depend on (after)
+	tested    []*bitset.BitSet     // by goroutine: mayTested
 	basic     map[uint32]*afterSet // by acquire event: what happens after it, without matching
 	empty     *bitset.BitSet
 
@@ -141,7 +143,7 @@ type afterSet struct{ W, A *bitset.BitSet }
 func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint32) *Order {
 	f := r.Facts
 	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
-		afters: map[afterKey]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
+		afters: map[afterKey]*afterSet{}, aftersBy: map[string]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
 		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{},
 		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{},
@@ -886,10 +888,21 @@ func (o *Order) funcOf(instr ssa.Instruction) uint32 {
 	return m
 }
 
-// may and acq are the sets of the dataflow at instr (see Order).
-func (o *Order) may(instr ssa.Instruction) *bitset.BitSet {
-	return o.entryMay[o.funcOf(instr)].Union(o.localSet(o.localMay, instr))
+// may is the set of the dataflow at instr (see Order), as the two sets
+// whose union it is: the rules only test members, and a union per question
+// cost a copy of the events' set each time.
+func (o *Order) may(instr ssa.Instruction) maySet {
+	return maySet{o.entryMay[o.funcOf(instr)], o.localSet(o.localMay, instr)}
 }
+
+// maySet is may at an instruction: the union of entry, at its function's
+// entry, and local, inside the function.
+type maySet struct{ entry, local *bitset.BitSet }
+
+// Test reports whether event ev may have run before the instruction.
+func (m maySet) Test(ev uint32) bool { return m.entry.Test(uint(ev)) || m.local.Test(uint(ev)) }
+
+// acq is the set of the dataflow at instr (see Order).
 
 func (o *Order) acq(instr ssa.Instruction) *bitset.BitSet {
 	if s, ok := o.acqAt[instr]; ok {

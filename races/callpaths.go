@@ -98,11 +98,14 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	sides := func(p pair, gp [2]uint32) [2]callPathSide {
 		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1]}, {p.e[1], gp[1], p.e[0], gp[0]}}
 	}
+	// Pairs with one shared id have the same accesses and one goroutine
+	// pair list: each list is proved once, and replaced, not changed.
+	lists := distinctLists(pairs)
 	// First pass: every lock query any path may need, so that one run of
 	// the lock rules answers them all.
-	for _, p := range pairs {
+	for _, p := range lists {
 		for _, gp := range p.gp {
-			for _, s := range sides(p, gp) {
+			for _, s := range sides(*p, gp) {
 				budget := callPathSites
 				cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, true)
 			}
@@ -113,9 +116,9 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		return nil, err
 	}
 	cp.protected = protected
-	for i := range pairs {
-		p := &pairs[i]
-		p.gp = slices.DeleteFunc(p.gp, func(gp [2]uint32) bool {
+	left := map[int][][2]uint32{} // by shared id
+	for _, p := range lists {
+		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
 			for _, s := range sides(*p, gp) {
 				budget := callPathSites
 				if cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, false) {
@@ -124,6 +127,9 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 			return false
 		})
+	}
+	for i := range pairs {
+		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
 }

@@ -16,7 +16,8 @@
 //     distinct objects in distinct goroutines; two atomic accesses never
 //     race;
 //   - escaping: on an object another goroutine can reach (package escape);
-//   - parallel: not ordered by happens-before (package mhp);
+//   - parallel: not ordered by happens-before (package mhp), asked once
+//     per access pair and pair of goroutines, whatever the locations;
 //   - unlocked: not both under one lock (package condmustnot): first with
 //     the locks held wherever each access runs, then, for the pairs left,
 //     per pair of goroutines with the locks held where each goroutine runs

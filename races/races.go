@@ -3,6 +3,7 @@ package races
 import (
 	"cmp"
 	_ "embed"
+	"encoding/binary"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -204,16 +205,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	callees := func(i uint32) []uint32 { return cg[i] }
 	order := mhp.NewOrder(r, gs, callees)
 	res.Order = order
-	for i := range pairs {
-		p := &pairs[i]
-		for _, g0 := range p.g[0] {
-			for _, g1 := range p.g[1] {
-				if opts.NoMHP || !order.Ordered(f.Access(p.e[0]), g0, f.Access(p.e[1]), g1) && !order.Apart(p.e[0], g0, p.e[1], g1) {
-					p.gp = append(p.gp, [2]uint32{g0, g1})
-				}
-			}
-		}
-	}
+	parallel(order, f, pairs, opts.NoMHP)
 	pairs = slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 })
 	res.Stats.Parallel = countPairs(pairs)
 	stage("parallel", start)
@@ -246,6 +238,87 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 
 	res.Races = group(pairs, acc)
 	return res, nil
+}
+
+// parallel sets the goroutine pairs of each pair in which its two accesses
+// may run at the same time. Whether they do depends on the accesses and the
+// goroutines, not on the location: an access pair touches many locations
+// (the objects of one field), most often with the same goroutines. So the
+// rules that look at the accesses alone are decided once per access pair
+// (mhp.Order.Pair), each goroutine pair is asked about once per access
+// pair, and the pairs of one access pair whose goroutines are the same get
+// one list of goroutine pairs, with one id (pair.shared), which the
+// unlocked stage decides once. What is kept for one access pair goes when
+// the next begins.
+func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
+	byAccesses := make([]int, len(pairs))
+	for i := range byAccesses {
+		byAccesses[i] = i
+	}
+	slices.SortStableFunc(byAccesses, func(i, j int) int { return comparePairs(pairs[i].e, pairs[j].e) })
+	shared := 0
+	for len(byAccesses) > 0 {
+		e := pairs[byAccesses[0]].e
+		n := 1
+		for n < len(byAccesses) && pairs[byAccesses[n]].e == e {
+			n++
+		}
+		byGoroutines := map[string]*pair{} // the first pair with these goroutines
+		var firsts []*pair
+		var others [][2]*pair // a pair and the first with its goroutines
+		for _, i := range byAccesses[:n] {
+			p := &pairs[i]
+			key := goroutinesKey(p.g)
+			if first, ok := byGoroutines[key]; ok {
+				p.shared = first.shared
+				others = append(others, [2]*pair{p, first})
+				continue
+			}
+			byGoroutines[key] = p
+			p.shared = shared
+			shared++
+			firsts = append(firsts, p)
+		}
+		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
+		var concurrent map[[2]uint32]bool // needed when two lists may share a goroutine pair
+		if len(firsts) > 1 {
+			concurrent = map[[2]uint32]bool{}
+		}
+		for _, p := range firsts {
+			for _, g0 := range p.g[0] {
+				for _, g1 := range p.g[1] {
+					gp := [2]uint32{g0, g1}
+					c, ok := concurrent[gp]
+					if !ok {
+						c = noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1)
+						if concurrent != nil {
+							concurrent[gp] = c
+						}
+					}
+					if c {
+						p.gp = append(p.gp, gp)
+					}
+				}
+			}
+			p.gp = slices.Clip(p.gp) // shared: an append must copy
+		}
+		for _, o := range others {
+			o[0].gp = o[1].gp
+		}
+		byAccesses = byAccesses[n:]
+	}
+}
+
+// goroutinesKey encodes the goroutine lists of a pair's two accesses.
+func goroutinesKey(g [2][]uint32) string {
+	b := make([]byte, 0, 4*(len(g[0])+len(g[1])+1))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(g[0])))
+	for _, l := range g {
+		for _, x := range l {
+			b = binary.LittleEndian.AppendUint32(b, x)
+		}
+	}
+	return string(b)
 }
 
 // accessInfo classifies the accesses.
@@ -631,13 +704,15 @@ func members(s *bitset.BitSet) []uint32 {
 
 // pair is two accesses to location o, each with the goroutines that may
 // run it there; after the parallel stage, gp holds the goroutine pairs in
-// which they may run at the same time.
+// which they may run at the same time, and pairs with the same shared id
+// have the same accesses and one gp list (see parallel).
 type pair struct {
-	e     [2]uint32
-	g     [2][]uint32
-	gp    [][2]uint32
-	write [2]bool
-	o     pointsto.Ctx
+	e      [2]uint32
+	g      [2][]uint32
+	gp     [][2]uint32
+	shared int
+	write  [2]bool
+	o      pointsto.Ctx
 }
 
 // aliasing gives the pairs of accesses that may touch the same location,
@@ -719,8 +794,11 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 		}
 		return x
 	}
+	// Each list of goroutine pairs once: the pairs that share it (see
+	// parallel) differ in their location only, which no lock proof reads.
+	lists := distinctLists(pairs)
 	var ipairs [][2]uint32
-	for _, p := range pairs {
+	for _, p := range lists {
 		for _, gp := range p.gp {
 			ipairs = append(ipairs, [2]uint32{inst(p.e[0], gp[0]), inst(p.e[1], gp[1])})
 		}
@@ -729,19 +807,35 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 	if err != nil {
 		return nil, err
 	}
+	left := map[int][][2]uint32{} // by shared id
 	k := 0
-	for i := range pairs {
-		p := &pairs[i]
-		var left [][2]uint32
+	for _, p := range lists {
+		var l [][2]uint32
 		for _, gp := range p.gp {
 			if !protected[ipairs[k]] {
-				left = append(left, gp)
+				l = append(l, gp)
 			}
 			k++
 		}
-		p.gp = left
+		left[p.shared] = slices.Clip(l)
+	}
+	for i := range pairs {
+		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
+}
+
+// distinctLists returns the first pair of each shared id, in order.
+func distinctLists(pairs []pair) []*pair {
+	seen := map[int]bool{}
+	var out []*pair
+	for i := range pairs {
+		if p := &pairs[i]; !seen[p.shared] {
+			seen[p.shared] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // goroutineContexts gives, for each goroutine of the pairs, the contexts
@@ -750,7 +844,7 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.Goroutin
 // those contexts only.
 func goroutineContexts(gs *mhp.Goroutines, pairs []pair) func(g uint32) func(m uint32) []pointsto.Ctx {
 	wanted := map[uint32]bool{}
-	for _, p := range pairs {
+	for _, p := range distinctLists(pairs) {
 		for _, gp := range p.gp {
 			wanted[gp[0]], wanted[gp[1]] = true, true
 		}
@@ -846,6 +940,7 @@ func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location) int {
 // group turns the remaining pairs into races, one per access pair.
 func group(pairs []pair, acc *accessInfo) []Race {
 	byPair := map[[2]uint32]*Race{}
+	listed := map[int]bool{} // the shared ids whose goroutine pairs are in
 	var keys [][2]uint32
 	for _, p := range pairs {
 		race := byPair[p.e]
@@ -861,6 +956,11 @@ func group(pairs []pair, acc *accessInfo) []Race {
 		for k := range 2 {
 			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
 		}
+		race.Locations = append(race.Locations, p.o)
+		if listed[p.shared] {
+			continue // the same goroutine pairs as another location's
+		}
+		listed[p.shared] = true
 		// Duplicates go at the end, by sorting: a search per insertion
 		// made this quadratic in a race's goroutine pairs.
 		for _, gp := range p.gp {
@@ -869,7 +969,6 @@ func group(pairs []pair, acc *accessInfo) []Race {
 			}
 			race.Pairs = append(race.Pairs, gp)
 		}
-		race.Locations = append(race.Locations, p.o)
 	}
 	slices.SortFunc(keys, comparePairs)
 	out := make([]Race, 0, len(keys))

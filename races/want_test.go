@@ -39,22 +39,7 @@ func analyzeCorpus(t *testing.T) ([]races.Race, *pointsto.Facts) {
 }
 
 func analyzeEach() ([]races.Race, *pointsto.Facts, error) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		return nil, nil, err
-	}
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{"./testdata/races/..."}, Dir: root, Tests: true})
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(prog.Errors) > 0 {
-		return nil, nil, fmt.Errorf("load errors: %v", prog.Errors)
-	}
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, err := pointsto.NewAnalyzer(facts)
+	a, err := analyzer("./testdata/races/...")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +48,28 @@ func analyzeEach() ([]races.Race, *pointsto.Facts, error) {
 		found = append(found, r.Races.Races...)
 		return nil
 	})
-	return found, facts, err
+	return found, a.Facts, err
+}
+
+// analyzer loads the packages of pattern, relative to the repository's
+// root, with their tests, and extracts their facts.
+func analyzer(pattern string) (*pointsto.Analyzer, error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return nil, err
+	}
+	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: root, Tests: true})
+	if err != nil {
+		return nil, err
+	}
+	if len(prog.Errors) > 0 {
+		return nil, fmt.Errorf("load errors: %v", prog.Errors)
+	}
+	facts, err := pointsto.Extract(prog)
+	if err != nil {
+		return nil, err
+	}
+	return pointsto.NewAnalyzer(facts)
 }
 
 var (
