@@ -59,6 +59,7 @@ func TestConfirm(t *testing.T) {
 	rare := staticRace(t, "confirm/rare", module+"confirm/rare.TestStart", "rare.go:36:2", "rare.go:26:3")
 	setup := staticRace(t, "confirm/setup", module+"confirm/setup.TestStart", "setup.go:15:2", "setup.go:31:2")
 	shared := staticRace(t, "confirm/address", module+"confirm/address.TestStart", "address.go:18:30", "address.go:18:30")
+	shared.Location = reports.Location{Kind: "field", Field: "(" + module + "confirm/address.counter).n"} // the hooks pass addresses of the raced field only
 	var order []reports.Race
 	for _, pos := range []string{"order.go:31:4", "order.go:30:6", "order.go:32:4", "order.go:34:4"} {
 		order = append(order, staticRace(t, "confirm/order", module+"confirm/order.TestStart", pos, "order.go:46:2"))
