@@ -39,7 +39,11 @@ func analyzeCorpus(t *testing.T) ([]races.Race, *pointsto.Facts) {
 }
 
 func analyzeEach() ([]races.Race, *pointsto.Facts, error) {
-	a, err := analyzer("./testdata/races/...")
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := analyzer(root, "./testdata/races/...")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -51,14 +55,10 @@ func analyzeEach() ([]races.Race, *pointsto.Facts, error) {
 	return found, a.Facts, err
 }
 
-// analyzer loads the packages of pattern, relative to the repository's
-// root, with their tests, and extracts their facts.
-func analyzer(pattern string) (*pointsto.Analyzer, error) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		return nil, err
-	}
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: root, Tests: true})
+// analyzer loads the packages of pattern, relative to dir, with their
+// tests, and extracts their facts.
+func analyzer(dir, pattern string) (*pointsto.Analyzer, error) {
+	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: dir, Tests: true})
 	if err != nil {
 		return nil, err
 	}
@@ -127,24 +127,24 @@ func programDir(root, file string) string {
 // right yet, and why. The test fails when one of them comes out right, so
 // that the list only shrinks.
 var knownWrong = map[string]string{
-	"cond":                               "sync.Cond is not modeled",
-	"cond_write_after_signal_racy":       "sync.Cond is not modeled: the race is found, and a false one with it",
-	"context_cancel":                     "context cancellation (close inside the context package) is not modeled",
-	"ctor_two_objects":                   "needs k = 2 at the constructor's allocation site (the demand loop, issue 5)",
-	"demand_container":                   "needs k = 2 at the map's and at its holder's site (the demand loop: demand.TestHolders)",
-	"lock_retaken_other_field_racy":      "evict's c.count-- is paired with itself: the loop's clean goroutines run one per cache, but c, the range's variable, points to both caches, so two instances are taken to reach the first cache",
-	"naik_fig3_1_thrd_this":              "goroutine-disjoint objects are not proved (condmustnot)",
-	"naik_fig4_1":                        "needs k > 1 for its sites (the demand loop, issue 5)",
-	"study_lock_early_return_racy":       "the early return's r.misses++ is paired with itself: only the goroutine of key \"\" takes it, but the analysis does not follow key values, so every instance of the loop's goroutine is taken to reach it",
-	"study_map_by_value_merged":          "one abstract map stands for the maps the goroutines of the loop make in countWords: Order.Apart separates instances only by objects allocated before each go statement, and main's range over a received map is not ordered after the other goroutines' inserts",
-	"study_parallel_subtests_setup":      "the part of a subtest before t.Parallel runs while its parent waits in t.Run, ordered with the other subtests, but mhp counts the whole test as parallel",
-	"study_slice_append_clipped":         "append is taken to write the array its first argument may share (pointsto's move) whatever the capacity: a base clipped to its length (s[:n:n]) makes every append copy into a new array",
-	"study_slice_passed_clone":           "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
-	"tests_own_callbacks":                "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
-	"waitgroup_go_nested_racy":           "x = 1 is paired with itself: the go statement inside WaitGroup.Go is one abstract goroutine for wg1.Go and wg2.Go, so the goroutine wg1's function starts is taken to run in several instances",
-	"waitgroup_go_two_groups":            "one abstract goroutine, the go statement inside WaitGroup.Go, runs both groups' functions: each closure is taken to run in several instances (a false race with itself), and the Add before it may be on either group, so neither Wait alone is known to wait for it; a Wait on each group the Add may use, both before the read, would be",
-	"waitgroup_go_two_groups_racy":       "x = 1 is paired with itself: one abstract goroutine, the go statement inside WaitGroup.Go, runs both groups' functions, so each closure is taken to run in several instances",
-	"waitgroup_made_in_loop_racy":        "x = 1 is paired with itself: only the loop's first goroutine (i == 0) writes, but the analysis does not follow i, so every instance is taken to write",
+	"cond":                          "sync.Cond is not modeled",
+	"cond_write_after_signal_racy":  "sync.Cond is not modeled: the race is found, and a false one with it",
+	"context_cancel":                "context cancellation (close inside the context package) is not modeled",
+	"ctor_two_objects":              "needs k = 2 at the constructor's allocation site (the demand loop, issue 5)",
+	"demand_container":              "needs k = 2 at the map's and at its holder's site (the demand loop: demand.TestHolders)",
+	"lock_retaken_other_field_racy": "evict's c.count-- is paired with itself: the loop's clean goroutines run one per cache, but c, the range's variable, points to both caches, so two instances are taken to reach the first cache",
+	"naik_fig3_1_thrd_this":         "goroutine-disjoint objects are not proved (condmustnot)",
+	"naik_fig4_1":                   "needs k > 1 for its sites (the demand loop, issue 5)",
+	"study_lock_early_return_racy":  "the early return's r.misses++ is paired with itself: only the goroutine of key \"\" takes it, but the analysis does not follow key values, so every instance of the loop's goroutine is taken to reach it",
+	"study_map_by_value_merged":     "one abstract map stands for the maps the goroutines of the loop make in countWords: Order.Apart separates instances only by objects allocated before each go statement, and main's range over a received map is not ordered after the other goroutines' inserts",
+	"study_parallel_subtests_setup": "the part of a subtest before t.Parallel runs while its parent waits in t.Run, ordered with the other subtests, but mhp counts the whole test as parallel",
+	"study_slice_append_clipped":    "append is taken to write the array its first argument may share (pointsto's move) whatever the capacity: a base clipped to its length (s[:n:n]) makes every append copy into a new array",
+	"study_slice_passed_clone":      "the array slices.Clone's append allocates is one object for all the loop's clones, and append's copy into the array it just allocated is not left out as a fresh-object access (beforeEscape covers Alloc only), so it pairs with the goroutine's read of an earlier clone",
+	"tests_own_callbacks":           "mhp does not order TestA's janitor send before TestA's <-done while TestB's janitor runs the same send on its own channel (with -run TestA it does)",
+	"waitgroup_go_nested_racy":      "x = 1 is paired with itself: the go statement inside WaitGroup.Go is one abstract goroutine for wg1.Go and wg2.Go, so the goroutine wg1's function starts is taken to run in several instances",
+	"waitgroup_go_two_groups":       "one abstract goroutine, the go statement inside WaitGroup.Go, runs both groups' functions: each closure is taken to run in several instances (a false race with itself), and the Add before it may be on either group, so neither Wait alone is known to wait for it; a Wait on each group the Add may use, both before the read, would be",
+	"waitgroup_go_two_groups_racy":  "x = 1 is paired with itself: one abstract goroutine, the go statement inside WaitGroup.Go, runs both groups' functions, so each closure is taken to run in several instances",
+	"waitgroup_made_in_loop_racy":   "x = 1 is paired with itself: only the loop's first goroutine (i == 0) writes, but the analysis does not follow i, so every instance is taken to write",
 }
 
 // TestWant checks every program of testdata/races: each line with

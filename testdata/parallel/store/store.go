@@ -1,7 +1,8 @@
-// Package store is the input of races.BenchmarkParallelStage: a store
-// whose methods many tests call, each test starting goroutines of its own,
-// so that the race funnel's parallel stage asks about each access pair in
-// many goroutine pairs and on many objects, as it does on bbolt's tests.
+// Package store is the input of races.BenchmarkParallelStage, which adds
+// its tests (races/bench_test.go): a store whose methods many tests call,
+// each test starting goroutines of its own, so that the race funnel's
+// parallel stage asks about each access pair in many goroutine pairs and
+// on many objects, as it does on bbolt's tests.
 // It is not a race test: Bucket.n races where a test's goroutines share a
 // bucket, and nothing checks that.
 package store
