@@ -47,19 +47,24 @@ type Analyzer struct {
 	CITime time.Duration
 }
 
-// ciResult is the context-insensitive points-to and call graph (ci.dl).
+// ciResult is what the later passes read of the context-insensitive
+// points-to and call graph (ci.dl). Not ci.dl's database: its relations
+// and indexes are as large as kobj.dl's at k = 1, and an Analyzer lives
+// as long as the analysis of every program made from it.
 type ciResult struct {
-	db      *datalog.Database
 	callees [][]uint32 // by I: the functions the site may call
-	pt      [][]uint32 // by V: the sites the value may point to
-	reach   []bool     // by M
 	// assertPass (to, h) and dynType (h, t), flat: the sites each type
 	// assertion passes and the dynamic types of sites, kobj.dl's filters.
 	assertPass, dynType []uint32
 }
 
 // NewAnalyzer runs the context-insensitive pass over f.
-func NewAnalyzer(f *Facts) (*Analyzer, error) {
+func NewAnalyzer(f *Facts) (*Analyzer, error) { return NewRecordingAnalyzer(f, nil) }
+
+// NewRecordingAnalyzer is NewAnalyzer that also hands record, if not nil,
+// ci.dl's database once it has run, for reading only (chordgo facts
+// writes its inputs); the analyzer does not keep it.
+func NewRecordingAnalyzer(f *Facts, record func(*datalog.Database)) (*Analyzer, error) {
 	progs, err := parsePrograms()
 	if err != nil {
 		return nil, err
@@ -73,20 +78,12 @@ func NewAnalyzer(f *Facts) (*Analyzer, error) {
 	if _, err := db.Run(); err != nil {
 		return nil, err
 	}
-	ci := &ciResult{
-		db:      db,
-		callees: make([][]uint32, f.Size(DomI)),
-		pt:      make([][]uint32, f.Size(DomV)),
-		reach:   make([]bool, f.Size(DomM)),
+	if record != nil {
+		record(db)
 	}
+	ci := &ciResult{callees: make([][]uint32, f.Size(DomI))}
 	for t := range db.Tuples("call") {
 		ci.callees[t[0]] = append(ci.callees[t[0]], t[1])
-	}
-	for t := range db.Tuples("pt") {
-		ci.pt[t[0]] = append(ci.pt[t[0]], t[1])
-	}
-	for t := range db.Tuples("reach") {
-		ci.reach[t[0]] = true
 	}
 	for t := range db.Tuples("assertPass") {
 		ci.assertPass = append(ci.assertPass, t...)
@@ -94,10 +91,8 @@ func NewAnalyzer(f *Facts) (*Analyzer, error) {
 	for t := range db.Tuples("dynType") {
 		ci.dynType = append(ci.dynType, t...)
 	}
-	for _, s := range [][][]uint32{ci.callees, ci.pt} {
-		for _, l := range s {
-			slices.Sort(l)
-		}
+	for _, l := range ci.callees {
+		slices.Sort(l)
 	}
 	return &Analyzer{Facts: f, ci: ci, CITime: time.Since(start)}, nil
 }

@@ -89,8 +89,8 @@
 //     either.
 //
 // For running the rule files elsewhere (chordgo facts, Souffle), the
-// databases are readable with their inputs: [Analyzer.CIDatabase],
-// [Result.Database], and [Result.Record], which, when set, receives each later stage's
+// databases are readable with their inputs: ci.dl's through
+// [NewRecordingAnalyzer], [Result.Database], and [Result.Record], which, when set, receives each later stage's
 // database once it has run ([Result.Solve], condmustnot's proofs).
 //
 // [Analyzer.Program] restricts the analysis to one program (Root.Program):

@@ -11,25 +11,22 @@ const assertsPkg = "github.com/chordgo/chordgo/testdata/pointsto/asserts"
 
 // sitesOf returns the sites of the objects v may point to, in any context,
 // by the k-object-sensitive analysis, and by the context-insensitive pass.
-func sitesOf(a *Analyzer, res *Result, v uint32) (kobj, ci []uint32) {
+func sitesOf(pass *ciPass, res *Result, v uint32) (kobj, ci []uint32) {
 	for _, o := range objects(res, v) {
 		kobj = append(kobj, res.Contexts.Site(o))
 	}
 	slices.Sort(kobj)
-	return slices.Compact(kobj), a.ci.pt[v]
+	return slices.Compact(kobj), pass.pt[v]
 }
 
-func analyzeBoth(t *testing.T, fx *fixture) (*Analyzer, *Result) {
+func analyzeBoth(t *testing.T, fx *fixture) (*ciPass, *Result) {
 	t.Helper()
-	a, err := NewAnalyzer(fx.facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, pass := analyzeCI(t, fx.facts)
 	res, err := a.Run(NewSigma())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a, res
+	return pass, res
 }
 
 // A type assertion passes only the objects whose dynamic type is the
@@ -37,7 +34,7 @@ func analyzeBoth(t *testing.T, fx *fixture) (*Analyzer, *Result) {
 // *B.
 func TestTypeAssertFilter(t *testing.T) {
 	fx := sharedFixture(t)
-	a, res := analyzeBoth(t, fx)
+	pass, res := analyzeBoth(t, fx)
 	newA := fx.site("asserts", "newA", SiteAlloc)
 	newB := fx.site("asserts", "newB", SiteAlloc)
 	for _, tt := range []struct {
@@ -56,7 +53,7 @@ func TestTypeAssertFilter(t *testing.T) {
 		if !fx.has("typeAssert", vs[0], fx.where("typeAssert", 0, vs[0])[0][1]) || len(fx.where("move", 0, vs[0])) != 0 {
 			t.Errorf("@%s: not a typeAssert fact", tt.marker)
 		}
-		kobj, ci := sitesOf(a, res, vs[0])
+		kobj, ci := sitesOf(pass, res, vs[0])
 		if !slices.Equal(kobj, tt.want) || !slices.Equal(ci, tt.want) {
 			t.Errorf("@%s: points to %v (context-insensitive %v), want %v", tt.marker, fx.siteDescs(kobj), fx.siteDescs(ci), fx.siteDescs(tt.want))
 		}
@@ -70,7 +67,7 @@ func TestTypeAssertFilter(t *testing.T) {
 // The results of a call with two results flow to their own Extracts.
 func TestCallResultsApart(t *testing.T) {
 	fx := sharedFixture(t)
-	a, res := analyzeBoth(t, fx)
+	pass, res := analyzeBoth(t, fx)
 	sa := fx.siteOfType("asserts", "two", SiteAlloc, assertsPkg+".A")
 	sb := fx.siteOfType("asserts", "two", SiteAlloc, assertsPkg+".B")
 	is := fx.callsAt("asserts", "call")
@@ -86,7 +83,7 @@ func TestCallResultsApart(t *testing.T) {
 		if r[1] == 1 {
 			want = []uint32{sb}
 		}
-		kobj, ci := sitesOf(a, res, r[2])
+		kobj, ci := sitesOf(pass, res, r[2])
 		if !slices.Equal(kobj, want) || !slices.Equal(ci, want) {
 			t.Errorf("result %d points to %v (context-insensitive %v), want %v", r[1], fx.siteDescs(kobj), fx.siteDescs(ci), fx.siteDescs(want))
 		}
@@ -99,10 +96,10 @@ func TestCallResultsApart(t *testing.T) {
 // was put into the interface, (*D), not on its allocated type (*C).
 func TestInterfaceReceivers(t *testing.T) {
 	fx := sharedFixture(t)
-	a, res := analyzeBoth(t, fx)
+	pass, res := analyzeBoth(t, fx)
 	x := fx.site("asserts", "x", SiteAlloc)
 	first := fx.value("asserts", "first", isInstr[*ssa.Call])
-	if kobj, ci := sitesOf(a, res, first); !slices.Equal(kobj, []uint32{x}) || !slices.Equal(ci, []uint32{x}) {
+	if kobj, ci := sitesOf(pass, res, first); !slices.Equal(kobj, []uint32{x}) || !slices.Equal(ci, []uint32{x}) {
 		t.Errorf("f.First() points to %v (context-insensitive %v), want x", fx.siteDescs(kobj), fx.siteDescs(ci))
 	}
 	is := fx.callsAt("asserts", "name")

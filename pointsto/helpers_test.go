@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chordgo/chordgo/datalog"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -313,4 +314,33 @@ func (fx *fixture) calleeNames(i uint32) []string {
 func isInstr[T ssa.Value](v ssa.Value) bool {
 	_, ok := v.(T)
 	return ok
+}
+
+// ciPass is what tests compare with in the context-insensitive pass's
+// results, which the Analyzer does not keep.
+type ciPass struct {
+	pt    [][]uint32 // by V: the sites the value may point to, sorted
+	reach []bool     // by M
+}
+
+// analyzeCI runs the context-insensitive pass over f and reads ci.dl's
+// points-to and reached functions off its database.
+func analyzeCI(t *testing.T, f *Facts) (*Analyzer, *ciPass) {
+	t.Helper()
+	ci := &ciPass{pt: make([][]uint32, f.Size(DomV)), reach: make([]bool, f.Size(DomM))}
+	a, err := NewRecordingAnalyzer(f, func(db *datalog.Database) {
+		for t := range db.Tuples("pt") {
+			ci.pt[t[0]] = append(ci.pt[t[0]], t[1])
+		}
+		for t := range db.Tuples("reach") {
+			ci.reach[t[0]] = true
+		}
+	})
+	if err != nil {
+		t.Fatalf("NewAnalyzer: %v", err)
+	}
+	for _, l := range ci.pt {
+		slices.Sort(l)
+	}
+	return a, ci
 }

@@ -262,10 +262,7 @@ func checkSoundness(t *testing.T, root, name string) {
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
 	}
-	a, err := NewAnalyzer(facts)
-	if err != nil {
-		t.Fatalf("NewAnalyzer: %v", err)
-	}
+	a, pass := analyzeCI(t, facts)
 	res, err := a.Run(NewSigma())
 	if err != nil {
 		t.Fatalf("Run: %v", err)
@@ -431,7 +428,7 @@ func checkSoundness(t *testing.T, root, name string) {
 			if !reachesKey(reached, callee) {
 				ci := "the context-insensitive pass (ci.dl) does not reach it either"
 				for _, fn := range byKey[callee] {
-					if m, ok := facts.FuncID(fn); ok && a.ci.reach[m] {
+					if m, ok := facts.FuncID(fn); ok && pass.reach[m] {
 						ci = "the context-insensitive pass (ci.dl) reaches it: the k-object-sensitive pass (kobj.dl) loses it"
 					}
 				}

@@ -30,11 +30,6 @@ func (r *Result) Solve(prog *datalog.Program, inputs map[string][]uint32) (*data
 	return db, nil
 }
 
-// CIDatabase returns the context-insensitive pass's database (ci.dl, run
-// over the base relations), for reading only: chordgo facts writes its
-// inputs.
-func (a *Analyzer) CIDatabase() *datalog.Database { return a.ci.db }
-
 // Database returns kobj.dl's database under r.Sigma, for reading only: its
 // inputs are the base relations, the contexts Go enumerated and ci.dl's
 // assertPass and dynType; the later stages read its relations (AddTo).

@@ -151,11 +151,10 @@ func runFacts(args []string) int {
 // as a demand loop's first run does. With pointstoOnly it stops after
 // kobj.dl. It returns the Sigma.
 func recordRuleRuns(facts *pointsto.Facts, sigma *pointsto.Sigma, opts races.Options, pointstoOnly bool, record func(*datalog.Database)) (*pointsto.Sigma, error) {
-	a, err := pointsto.NewAnalyzer(facts)
+	a, err := pointsto.NewRecordingAnalyzer(facts, record)
 	if err != nil {
 		return nil, err
 	}
-	record(a.CIDatabase())
 	var r *pointsto.Result
 	if sigma == nil {
 		dr, err := demand.Run(a, demand.Options{MaxContexts: defaultMaxContexts, Races: opts})

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
+	"sync"
+	"time"
 )
 
 // profileFlags write pprof profiles of a command, to find where the time
@@ -13,17 +17,21 @@ import (
 type profileFlags struct {
 	cpu, mem *string
 	cpuFile  *os.File
+	peak     *peakHeap
 }
 
 func addProfileFlags(fs *flag.FlagSet) *profileFlags {
 	return &profileFlags{
 		cpu: fs.String("cpuprofile", "", "write a CPU profile of the command to `file`"),
-		mem: fs.String("memprofile", "", "write a heap profile (allocations and what is live) at the end of the command to `file`"),
+		mem: fs.String("memprofile", "", "write a heap profile to `file`, taken when the heap that survived a collection was largest (inuse_space: what held the memory at the peak; alloc_space: all allocations up to it)"),
 	}
 }
 
-// start starts the CPU profile, if one was asked for.
+// start starts the CPU profile and the heap's watch, if asked for.
 func (p *profileFlags) start() error {
+	if *p.mem != "" {
+		p.peak = watchPeakHeap()
+	}
 	if *p.cpu == "" {
 		return nil
 	}
@@ -48,17 +56,79 @@ func (p *profileFlags) stop() error {
 		}
 		p.cpuFile = nil
 	}
-	if *p.mem == "" {
+	if p.peak == nil {
 		return nil
 	}
-	f, err := os.Create(*p.mem)
+	profile, err := p.peak.stop()
 	if err != nil {
-		return err
-	}
-	runtime.GC() // so the profile shows what is live now
-	if err := pprof.WriteHeapProfile(f); err != nil {
-		f.Close()
 		return fmt.Errorf("-memprofile: %v", err)
 	}
-	return f.Close()
+	return os.WriteFile(*p.mem, profile, 0o666)
+}
+
+// peakHeap keeps the heap profile of the largest live heap seen: a
+// profile at the end of a command shows what is left, not what held
+// the memory when the process was biggest.
+type peakHeap struct {
+	done    chan struct{}
+	stopped chan struct{}
+	mu      sync.Mutex // sample, from the watch and from stop
+	largest uint64
+	profile bytes.Buffer
+	err     error
+}
+
+// peakInterval is how often the live heap is checked; peakGrowth how much
+// it must grow past the last profile's to be profiled again (a profile
+// is written in a few milliseconds, so even a steady climb costs little).
+const (
+	peakInterval = 50 * time.Millisecond
+	peakGrowth   = 1.05
+)
+
+func watchPeakHeap() *peakHeap {
+	p := &peakHeap{done: make(chan struct{}), stopped: make(chan struct{})}
+	go func() {
+		defer close(p.stopped)
+		tick := time.NewTicker(peakInterval)
+		defer tick.Stop()
+		for {
+			p.sample()
+			select {
+			case <-p.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return p
+}
+
+// sample profiles the heap if the live heap of the last collection
+// passed the largest profiled by peakGrowth. The heap profile is that of
+// the last completed collection too, so the two agree.
+func (p *peakHeap) sample() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	n := live[0].Value.Uint64()
+	if p.profile.Len() > 0 && float64(n) < peakGrowth*float64(p.largest) {
+		return
+	}
+	p.largest = n
+	p.profile.Reset()
+	if err := pprof.Lookup("heap").WriteTo(&p.profile, 0); err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// stop ends the watch, after a last collection and sample (the end may
+// be the peak), and returns the profile of the peak.
+func (p *peakHeap) stop() ([]byte, error) {
+	close(p.done)
+	<-p.stopped
+	runtime.GC()
+	p.sample()
+	return p.profile.Bytes(), p.err
 }
