@@ -137,13 +137,27 @@ func (r *relation) index(cols []int) *hashIndex {
 			break
 		}
 	}
-	if found == nil {
-		found = &hashIndex{}
-		found.init(cols, true, r.n)
-		r.indexes = append(r.indexes, found)
+	if found != nil {
+		r.catchUp()
+		return found
 	}
+	found = &hashIndex{}
+	found.init(cols, true, r.n)
+	r.indexes = append(r.indexes, found)
 	r.catchUp()
+	found.fit(r)
 	return found
+}
+
+// fit shrinks the slots of an index built over a relation's tuples to its
+// keys: init sized them for a key per tuple, so the build never rehashes,
+// but most indexes have far fewer keys than tuples (kobj.dl's pt by
+// context: one in a hundred), and an index lives as long as its database.
+// Only where the keys sit changes, never what a lookup finds.
+func (ix *hashIndex) fit(r *relation) {
+	if size := slotsFor(ix.used); size < len(ix.slots) {
+		ix.rehash(r, size)
+	}
 }
 
 // catchUpParallel is the work (tuples times indexes) from which catchUp
@@ -354,7 +368,7 @@ func slotsFor(n int) int {
 // reserve makes room for n more tuples with one rehash at most.
 func (ix *hashIndex) reserve(r *relation, n int) {
 	if size := slotsFor(ix.used + n); size > len(ix.slots) {
-		ix.grow(r, size)
+		ix.rehash(r, size)
 	}
 	if ix.chained {
 		ix.next = slices.Grow(ix.next, n)
@@ -365,7 +379,7 @@ func (ix *hashIndex) reserve(r *relation, n int) {
 // changes nothing when a tuple with the same key is already there.
 func (ix *hashIndex) add(r *relation, id uint32) bool {
 	if (ix.used+1)*4 > len(ix.slots)*3 { // slotsFor(used+1) > len, without its loop
-		ix.grow(r, max(2*len(ix.slots), 16))
+		ix.rehash(r, max(2*len(ix.slots), 16))
 	}
 	t := r.tuple(id)
 	m := ix.mask()
@@ -408,8 +422,8 @@ func sameKey(cols []int, a, b []uint32) bool {
 	return true
 }
 
-// grow rehashes the index into size slots.
-func (ix *hashIndex) grow(r *relation, size int) {
+// rehash moves the keys into size slots (at least slotsFor(ix.used)).
+func (ix *hashIndex) rehash(r *relation, size int) {
 	old := ix.slots
 	ix.slots = make([]uint32, size)
 	ix.tags = make([]uint8, size)
