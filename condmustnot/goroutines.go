@@ -107,7 +107,7 @@ func (gl *GoroutineLocksets) beforeFrom(m uint32, entry lockset, instr ssa.Instr
 		a := gl.a
 		before = map[ssa.Instruction]lockset{}
 		a.flowFrom(m, entry, func(instr ssa.Instruction, held lockset) {
-			if len(a.access[instr]) > 0 || len(a.calls[instr]) > 0 {
+			if len(a.f.AccessesAt(m, instr)) > 0 || len(a.calls[instr]) > 0 {
 				before[instr] = slices.Clone(held)
 			}
 		})

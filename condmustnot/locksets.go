@@ -109,7 +109,6 @@ type analysis struct {
 	cg      map[uint32][]uint32
 	flow    []bool // by M: the dataflow runs on its body
 	calls   map[ssa.Instruction][]uint32
-	access  map[ssa.Instruction][]uint32
 	lockOps map[uint32]lockOp // by I
 	goCall  []bool            // by I: go sites and the runtime's callbacks
 	defer_  []bool            // by I
@@ -175,7 +174,6 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 		f:        f,
 		cg:       r.CallGraph(),
 		calls:    map[ssa.Instruction][]uint32{},
-		access:   map[ssa.Instruction][]uint32{},
 		lockOps:  map[uint32]lockOp{},
 		recv:     map[uint32]uint32{},
 		chanVal:  map[ssa.Value]uint32{},
@@ -242,7 +240,7 @@ func isUnlockMethod(fn *ssa.Function) bool {
 	return syncMethod(fn, "Mutex", "Unlock") || syncMethod(fn, "RWMutex", "Unlock", "RUnlock")
 }
 
-// index maps instructions to their call sites and accesses, and reads the
+// index maps instructions to their call sites, and reads the
 // lock operations.
 func (a *analysis) index() {
 	f := a.f
@@ -264,11 +262,6 @@ func (a *analysis) index() {
 		a.callsOf[m] = append(a.callsOf[m], i)
 		if a.flow[m] {
 			a.calls[f.Call(i)] = append(a.calls[f.Call(i)], i)
-		}
-	}
-	for _, t := range f.Tuples("accessFunc") {
-		if e, m := t[0], t[1]; a.flow[m] {
-			a.access[f.Access(e)] = append(a.access[f.Access(e)], e)
 		}
 	}
 	for _, t := range f.Tuples("lockOp") {
@@ -973,7 +966,7 @@ func (a *analysis) run(m uint32) {
 	a.flowFrom(m, a.entry[m], func(instr ssa.Instruction, held lockset) {
 		// Each run replaces the last one's locksets: the entry only
 		// shrinks, and a lock an earlier entry held may be gone.
-		for _, e := range a.access[instr] {
+		for _, e := range a.f.AccessesAt(m, instr) {
 			a.held[e] = nil
 			if len(held) > 0 {
 				a.held[e] = slices.Clone(held)
@@ -1047,7 +1040,7 @@ func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, visit func(ssa
 				s.kill(func(h Held) bool { return slices.Contains(ptrs, h.Ptr) })
 			}
 		}
-		for _, e := range a.access[instr] {
+		for _, e := range a.f.AccessesAt(m, instr) {
 			a.chanOp(&s, instr, e)
 		}
 		switch instr := instr.(type) {

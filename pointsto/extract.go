@@ -73,7 +73,7 @@ func Extract(p *Program) (f *Facts, err error) {
 	}()
 	hasher := typeutil.MakeHasher()
 	x := &extractor{
-		f:           &Facts{Prog: p, funcID: make(map[*ssa.Function]uint32)},
+		f:           &Facts{Prog: p, funcID: make(map[*ssa.Function]uint32), byInstr: &accessIndex{}},
 		prog:        p.SSA,
 		tc:          newTypeClass(),
 		local:       make(map[ssa.Value]uint32),

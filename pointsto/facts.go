@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/ssa"
@@ -102,7 +103,18 @@ type Facts struct {
 
 	rels [numRels]relation
 
-	whole *Facts // the facts of all programs, for one program's (forProgram)
+	whole   *Facts // the facts of all programs, for one program's (forProgram)
+	reached []bool // by M, for one program's: reached from its roots; nil: all
+	byInstr *accessIndex
+}
+
+// accessIndex gives the accesses of each instruction: a span of flat per
+// instruction, ids ascending. One for all programs, made at first use.
+type accessIndex struct {
+	once  sync.Once
+	span  map[ssa.Instruction]uint32 // index into start
+	start []uint32                   // by span, and one past the last
+	flat  []uint32
 }
 
 // Size returns the number of ids of a domain.
@@ -222,6 +234,46 @@ func (f *Facts) AccessFunc(e uint32) uint32 { return f.accessFn[e] }
 // Access returns the instruction with E id id: a load (*ssa.UnOp), store,
 // map, channel or select instruction, or a call (builtins, sync/atomic).
 func (f *Facts) Access(id uint32) ssa.Instruction { return f.accesses[id] }
+
+// AccessesAt returns the accesses (E ids, ascending) that instruction
+// instr of function m makes in these facts: none if m is not in them (a
+// program's facts hold the functions its roots reach). The index behind
+// it is the whole load's, shared by its programs' analyses.
+func (f *Facts) AccessesAt(m uint32, instr ssa.Instruction) []uint32 {
+	if f.reached != nil && !f.reached[m] {
+		return nil
+	}
+	ix := f.byInstr
+	ix.once.Do(func() {
+		ix.span = make(map[ssa.Instruction]uint32)
+		var count []uint32
+		for _, instr := range f.accesses {
+			k, ok := ix.span[instr]
+			if !ok {
+				k = uint32(len(count))
+				ix.span[instr] = k
+				count = append(count, 0)
+			}
+			count[k]++
+		}
+		ix.start = make([]uint32, len(count)+1)
+		for k, n := range count {
+			ix.start[k+1] = ix.start[k] + n
+		}
+		ix.flat = make([]uint32, len(f.accesses))
+		next := slices.Clone(ix.start[:len(count)])
+		for e, instr := range f.accesses {
+			k := ix.span[instr]
+			ix.flat[next[k]] = uint32(e)
+			next[k]++
+		}
+	})
+	k, ok := ix.span[instr]
+	if !ok {
+		return nil
+	}
+	return ix.flat[ix.start[k]:ix.start[k+1]:ix.start[k+1]]
+}
 
 func (f *Facts) position(pos token.Pos) token.Position {
 	if !pos.IsValid() || f.Prog.Fset == nil {

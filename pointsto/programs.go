@@ -75,6 +75,7 @@ func (f *Facts) forProgram(n int, ci *ciResult) *Facts {
 		}
 	}
 
+	g.reached = reached
 	keep := func(d Domain, id uint32) bool {
 		switch d {
 		case DomM:
