@@ -39,7 +39,7 @@ import (
 // many instructions share), spares the key's computation.
 func (o *Order) after(x ssa.Instruction, g uint32) *afterSet {
 	fn := o.funcOf(x)
-	key := afterKey{g, fn, o.localSet(o.localMay, x)}
+	key := afterKey{g, fn, o.localAt(x).may}
 	if s, ok := o.afters[key]; ok {
 		return s
 	}

@@ -85,13 +85,13 @@ type Order struct {
 	starts  [][]uint32 // by goroutine: the go events that start it
 	bySite  [][]uint32 // the goroutines of each go site, one list per site
 
-	entryMay, entryAcq []*bitset.BitSet                   // by M
-	localMay, localAcq map[ssa.Instruction]*bitset.BitSet // at accesses, events and calls
-	mayExec, mustExec  []*bitset.BitSet                   // by M: what a call of m may run / runs on every path to return
-	acqs               *bitset.BitSet                     // the acquires and Adds
-	deferAcq           []*bitset.BitSet                   // by M: local acq wherever its deferred calls may run
-	recoverable        []bool                             // by M: a panic in it may be recovered (unwinding)
-	goexits            []bool                             // by M: a call of it may run runtime.Goexit
+	entryMay, entryAcq []*bitset.BitSet               // by M
+	atInstr            map[ssa.Instruction]*localSets // inside the function, at each instruction
+	mayExec, mustExec  []*bitset.BitSet               // by M: what a call of m may run / runs on every path to return
+	acqs               *bitset.BitSet                 // the acquires and Adds
+	deferAcq           []*bitset.BitSet               // by M: local acq wherever its deferred calls may run
+	recoverable        []bool                         // by M: a panic in it may be recovered (unwinding)
+	goexits            []bool                         // by M: a call of it may run runtime.Goexit
 	cg                 *callGraph
 
 	syncObjs  map[uint32][]uint32 // WaitGroup call I -> objects
@@ -482,8 +482,7 @@ func (o *Order) summaries() {
 			}
 		}
 	}
-	o.localMay = map[ssa.Instruction]*bitset.BitSet{}
-	o.localAcq = map[ssa.Instruction]*bitset.BitSet{}
+	o.atInstr = map[ssa.Instruction]*localSets{}
 	o.deferAcq = make([]*bitset.BitSet, nM)
 	for m := range nM {
 		o.deferAcq[m] = o.empty
@@ -534,13 +533,17 @@ func (o *Order) local(m uint32, record bool) (exit, deferAcq *bitset.BitSet) {
 	changed := false
 	visit := func(b *ssa.BasicBlock, may, acq *bitset.BitSet) {
 		recovered := b == fn.Recover
+		var cur *localSets // shared by the instructions between two events
 		for _, ev := range o.blockEv[b] {
 			may = may.Clone().Set(uint(ev))
 			acq = acq.Clone().Set(uint(ev))
 		}
 		for _, instr := range b.Instrs {
 			if record {
-				o.localMay[instr], o.localAcq[instr] = may, acq
+				if cur == nil || cur.may != may || cur.acq != acq {
+					cur = &localSets{may, acq}
+				}
+				o.atInstr[instr] = cur
 			}
 			_, returns := instr.(*ssa.Return)
 			if _, ok := instr.(*ssa.RunDefers); ok {
@@ -850,7 +853,8 @@ func (o *Order) entries() {
 			var acq *bitset.BitSet
 			for _, e := range in[m] {
 				instr := o.f.Call(e.site)
-				localMay, localAcq := o.localSet(o.localMay, instr), o.localSet(o.localAcq, instr)
+				local := o.localAt(instr)
+				localMay, localAcq := local.may, local.acq
 				if o.cg.kind[e.site] == deferCallKind {
 					localMay, localAcq = o.mayExec[e.caller], o.deferAcq[e.caller]
 				}
@@ -876,11 +880,18 @@ func (o *Order) entries() {
 	}
 }
 
-func (o *Order) localSet(sets map[ssa.Instruction]*bitset.BitSet, instr ssa.Instruction) *bitset.BitSet {
-	if s, ok := sets[instr]; ok {
-		return s
+// localSets are may and acq inside a function, at an instruction (see
+// Order): one map of them, each shared by the instructions between two
+// events, not two maps of sets, as every instruction of every function
+// has them.
+type localSets struct{ may, acq *bitset.BitSet }
+
+// localAt returns the sets inside instr's function at instr.
+func (o *Order) localAt(instr ssa.Instruction) localSets {
+	if s, ok := o.atInstr[instr]; ok {
+		return *s
 	}
-	return o.empty
+	return localSets{o.empty, o.empty}
 }
 
 func (o *Order) funcOf(instr ssa.Instruction) uint32 {
@@ -892,7 +903,7 @@ func (o *Order) funcOf(instr ssa.Instruction) uint32 {
 // whose union it is: the rules only test members, and a union per question
 // cost a copy of the events' set each time.
 func (o *Order) may(instr ssa.Instruction) maySet {
-	return maySet{o.entryMay[o.funcOf(instr)], o.localSet(o.localMay, instr)}
+	return maySet{o.entryMay[o.funcOf(instr)], o.localAt(instr).may}
 }
 
 // maySet is may at an instruction: the union of entry, at its function's
@@ -908,7 +919,7 @@ func (o *Order) acq(instr ssa.Instruction) *bitset.BitSet {
 	if s, ok := o.acqAt[instr]; ok {
 		return s
 	}
-	s := o.entryAcq[o.funcOf(instr)].Union(o.localSet(o.localAcq, instr))
+	s := o.entryAcq[o.funcOf(instr)].Union(o.localAt(instr).acq)
 	o.acqAt[instr] = s
 	return s
 }
