@@ -35,7 +35,7 @@ type entryLock struct{ base, field uint32 } // V of a parameter, F
 type Locksets struct {
 	facts  *pointsto.Facts
 	res    *pointsto.Result          // the points-to the locksets were computed from
-	access [][]Held                  // by E; nil when no lock is held
+	access map[uint32][]Held         // by E, the accesses where some lock is held
 	objs   map[uint32][]pointsto.Ctx // lock, unlock, send and receive pointers, and entry locks -> the objects they may be, sorted
 	chans  chanLocks
 	flow   *analysis // the dataflow's state: entry locks, and the locksets per goroutine
@@ -150,7 +150,7 @@ type analysis struct {
 	entryKnown    []bool
 	queue         []uint32
 	queued        []bool
-	held          [][]Held // by E
+	held          map[uint32][]Held // by E, where some lock is held: most accesses have none
 }
 
 type lockOp struct {
@@ -182,7 +182,7 @@ func Compute(f *pointsto.Facts, r *pointsto.Result) *Locksets {
 		bits:     map[uint32]*bitset.BitSet{},
 		heldBits: map[uint32]*bitset.BitSet{},
 		defKills: map[ssa.Value][]uint32{},
-		held:     make([][]Held, f.Size(pointsto.DomE)),
+		held:     map[uint32][]Held{},
 		contexts: r.Contexts,
 		nV:       uint32(f.Size(pointsto.DomV)),
 		entryIDs: map[entryLock]uint32{},
@@ -967,7 +967,7 @@ func (a *analysis) run(m uint32) {
 		// Each run replaces the last one's locksets: the entry only
 		// shrinks, and a lock an earlier entry held may be gone.
 		for _, e := range a.f.AccessesAt(m, instr) {
-			a.held[e] = nil
+			delete(a.held, e)
 			if len(held) > 0 {
 				a.held[e] = slices.Clone(held)
 			}
