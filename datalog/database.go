@@ -214,6 +214,22 @@ func (db *Database) AddFrom(src *Database, rel string) error {
 	return nil
 }
 
+// Release drops what evaluation built besides the tuples: every
+// relation's indexes and hash set (a dense relation keeps its bitsets,
+// which are its set). It is for a database that will be read tuple by
+// tuple from now on (Tuples, Flat, Len): a finished stage's database
+// lives as long as its results, and its indexes take as much memory as
+// its tuples. Contains, Add and Run still work, rebuilding what they
+// need; databases that share its indexes (AddFrom) keep them.
+func (db *Database) Release() {
+	db.lending.Lock()
+	defer db.lending.Unlock()
+	for _, r := range db.rels {
+		r.indexes = nil
+		r.freeze()
+	}
+}
+
 // Flat returns the tuples of a relation one after another, in the order
 // they were derived, or nil for an unknown one: the database's own storage,
 // to read (or give to AddDistinct), not to change.

@@ -1048,3 +1048,107 @@ func TestCatchUp(t *testing.T) {
 		})
 	}
 }
+
+// An index built over a relation's tuples fits its slots to its keys and
+// answers every lookup as one built tuple by tuple.
+func TestIndexFit(t *testing.T) {
+	decl := mustParse(t, ".decl r(x:number, y:number)\n").Relation("r")
+	for _, tt := range []struct {
+		name       string
+		tuples     int
+		keysOfCol0 int
+	}{
+		{"few keys", 5000, 7},
+		{"a key per tuple", 5000, 5000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, eager := newRelation(decl), newRelation(decl)
+			want := &hashIndex{}
+			want.init([]int{0}, true, 0)
+			for i := range tt.tuples {
+				tu := []uint32{uint32(i % tt.keysOfCol0), uint32(i)}
+				r.insert(tu)
+				eager.insert(tu)
+				want.add(eager, uint32(i))
+			}
+			got := r.index([]int{0})
+			if len(got.slots) != slotsFor(got.used) {
+				t.Errorf("%d slots for %d keys, want %d", len(got.slots), got.used, slotsFor(got.used))
+			}
+			if got.used != want.used || !slices.Equal(got.next, want.next) {
+				t.Errorf("%d keys, chains equal %v; want %d keys, equal chains", got.used, slices.Equal(got.next, want.next), want.used)
+			}
+			for key := range uint32(tt.keysOfCol0 + 1) {
+				if g, w := got.lookup(r, []uint32{key}), want.lookup(eager, []uint32{key}); g != w {
+					t.Errorf("key %d: newest tuple %d, want %d", key, g, w)
+				}
+			}
+		})
+	}
+}
+
+// A released database reads the same tuples, answers membership, and
+// runs on after more facts to what a database never released derives.
+func TestRelease(t *testing.T) {
+	prog := mustParse(t, `.decl e(x:number, y:number)
+.input e
+.decl p(x:number, y:number)
+p(x, y) :- e(x, y).
+p(x, z) :- p(x, y), e(y, z).
+`)
+	// Values past the dense budget's reach: p keeps a hash set and indexes.
+	const base = 1 << 20
+	edges := func(from, to int) []uint32 {
+		var out []uint32
+		for i := from; i < to; i++ {
+			out = append(out, base+uint32(i), base+uint32(i+1))
+		}
+		return out
+	}
+	var dbs [2]*Database
+	for i, release := range []bool{false, true} {
+		db := NewDatabase(prog)
+		if err := db.AddFlat("e", edges(0, 30)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Run(); err != nil {
+			t.Fatal(err)
+		}
+		built := func() (indexes int, set bool) {
+			for _, r := range db.rels {
+				indexes += len(r.indexes)
+			}
+			return indexes, db.rels[prog.Relation("p").index].set.slots != nil
+		}
+		if n, set := built(); n == 0 || !set {
+			t.Fatalf("after Run: %d indexes, p's hash set %v; want some to release", n, set)
+		}
+		if release {
+			db.Release()
+			if n, set := built(); n > 0 || set {
+				t.Fatalf("after Release: %d indexes, p's hash set kept %v", n, set)
+			}
+		}
+		dbs[i] = db
+	}
+	kept, released := dbs[0], dbs[1]
+	if !slices.Equal(kept.Flat("p"), released.Flat("p")) {
+		t.Errorf("p differs after Release")
+	}
+	for _, tu := range [][]uint32{{base, base + 30}, {base + 30, base}} {
+		if g, w := released.Contains("p", tu...), kept.Contains("p", tu...); g != w {
+			t.Errorf("Contains(p, %v) = %v after Release, want %v", tu, g, w)
+		}
+	}
+	for _, db := range dbs {
+		if err := db.AddFlat("e", edges(30, 60)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(kept.Flat("p"), released.Flat("p")) || released.Len("p") != 60*61/2 {
+		t.Errorf("p after more facts: %d tuples released, %d kept, want %d, the same", released.Len("p"), kept.Len("p"), 60*61/2)
+	}
+}

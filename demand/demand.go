@@ -178,6 +178,7 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		if err != nil {
 			return nil, err
 		}
+		r.Release() // kept through the next run, or the report
 		if checked == nil {
 			first = rr.Stats
 		}

@@ -141,6 +141,9 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Read tuple by tuple from here on (Tuples): its indexes would live as
+	// long as the goroutines.
+	db.Release()
 	gs.db = db
 	for t := range db.Tuples("threadFunc") {
 		gs.funcs[t[1]] = append(gs.funcs[t[1]], t[0])

@@ -30,6 +30,12 @@ func (r *Result) Solve(prog *datalog.Program, inputs map[string][]uint32) (*data
 	return db, nil
 }
 
+// Release drops the indexes kobj.dl's evaluation and the later stages'
+// joins built (datalog.Database.Release), once no stage will join over
+// r: what reads r then (reports, the demand loop's refinement, PointsTo)
+// reads tuples one by one.
+func (r *Result) Release() { r.db.Release() }
+
 // Database returns kobj.dl's database under r.Sigma, for reading only: its
 // inputs are the base relations, the contexts Go enumerated and ci.dl's
 // assertPass and dynType; the later stages read its relations (AddTo).
