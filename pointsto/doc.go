@@ -102,7 +102,10 @@
 // gives the facts of all programs back. [Program.Programs] lists the
 // programs and [Program.ProgramName] names them ("path (tests)", "path
 // (main)"). Analyzers of different programs may run at once: they only
-// read what they share.
+// read what they share. What is the same for every program is computed
+// once for the whole load and shared: [Facts.AccessesAt], the accesses of
+// an instruction, which each program's facts answer for the functions
+// they hold.
 //
 // A context (domain C) is a sequence of sites; an abstract object is a
 // context whose first element is its site, followed by the heap context, the
