@@ -46,7 +46,7 @@ func runCheck(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [-shard I/N]\n"+
-			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
+			"\t[-escape=true] [-instance=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
 			"\t[-write-baseline FILE] [-new-from-rev REV] [-cpuprofile FILE] [-memprofile FILE] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes each\n"+
 			"program (a main package, a package's tests) from its roots (main, tests,\n"+
