@@ -31,10 +31,11 @@ var parseRules = datalog.Embedded("races.dl", rulesSource)
 // Options turn stages of the funnel off, for diagnosis, and widen the
 // report.
 type Options struct {
-	NoEscape bool // keep pairs on objects that do not escape
-	NoMHP    bool // keep pairs ordered by happens-before
-	NoLocks  bool // keep pairs protected by a common lock
-	Std      bool // report races whose accesses are all outside the analyzed packages
+	NoEscape   bool // keep pairs on objects that do not escape
+	NoInstance bool // keep goroutine pairs (g, g) on objects no two instances of g reach
+	NoMHP      bool // keep pairs ordered by happens-before
+	NoLocks    bool // keep pairs protected by a common lock
+	Std        bool // report races whose accesses are all outside the analyzed packages
 }
 
 // An Access is one side of a race.
@@ -196,6 +197,11 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 			return nil, e.err
 		}
 		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !e.esc.Test(uint(p.o)) })
+		if !opts.NoInstance {
+			if pairs, err = instanceEscape(r, gs, pairs); err != nil {
+				return nil, err
+			}
+		}
 	}
 	res.Stats.Escaping = countPairs(pairs)
 	stage("escaping", start)
@@ -206,6 +212,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	order := mhp.NewOrder(r, gs, callees)
 	res.Order = order
 	parallel(order, f, pairs, opts.NoMHP)
+	dropAlone(pairs)
 	pairs = slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 })
 	res.Stats.Parallel = countPairs(pairs)
 	stage("parallel", start)
@@ -713,6 +720,7 @@ type pair struct {
 	shared int
 	write  [2]bool
 	o      pointsto.Ctx
+	alone  []uint32 // goroutines no two instances of which reach o (instanceEscape)
 }
 
 // aliasing gives the pairs of accesses that may touch the same location,

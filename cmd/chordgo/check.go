@@ -37,6 +37,7 @@ func runCheck(args []string) int {
 	af := addAnalysisFlags(fs)
 	af.addShardFlag(fs)
 	noEscape := fs.Bool("escape", true, "drop pairs on objects that no other goroutine can reach (false: keep them, for diagnosis)")
+	noInstance := fs.Bool("instance", true, "drop the goroutine pairs (g, g) on objects no two instances of goroutine g can reach (false: keep them, for diagnosis)")
 	noMHP := fs.Bool("mhp", true, "drop pairs ordered by happens-before (false: keep them, for diagnosis)")
 	noLocks := fs.Bool("locks", true, "drop pairs protected by a common lock (false: keep them, for diagnosis)")
 	budget := addBudgetFlags(fs)
@@ -45,7 +46,7 @@ func runCheck(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: chordgo check [-json] [-html DIR] [-stats] [-tests=true] [-tags T] [-run RE] [-std] [-k N]\n"+
 			"\t[-demand=true] [-max-contexts N] [-paths N] [-timeout D] [-mem SIZE] [-allow-empty] [-shard I/N]\n"+
-			"\t[-escape=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
+			"\t[-escape=true] [-instance=true] [-mhp=true] [-locks=true] [-sarif FILE] [-baseline FILE]\n"+
 			"\t[-write-baseline FILE] [-new-from-rev REV] [-cpuprofile FILE] [-memprofile FILE] [packages]\n\n"+
 			"Loads the packages (patterns as go vet takes them; default \".\"), analyzes each\n"+
 			"program (a main package, a package's tests) from its roots (main, tests,\n"+
@@ -70,7 +71,7 @@ func runCheck(args []string) int {
 		return code
 	}
 	fail := failer("check")
-	af.races = races.Options{NoEscape: !*noEscape, NoMHP: !*noMHP, NoLocks: !*noLocks}
+	af.races = races.Options{NoEscape: !*noEscape, NoInstance: !*noInstance, NoMHP: !*noMHP, NoLocks: !*noLocks}
 	if *htmlDir != "" {
 		if err := html.CheckDir(*htmlDir); err != nil {
 			return fail(err)

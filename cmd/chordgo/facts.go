@@ -147,7 +147,7 @@ func runFacts(args []string) int {
 // recordRuleRuns runs the analysis of facts under sigma (nil: the demand
 // loop's last Sigma) and hands record every rule file's database once it
 // has run, in order: ci.dl, kobj.dl, then the funnel's (mhp.dl, races.dl,
-// escape.dl, condmustnot.dl twice). The funnel runs over all access pairs,
+// escape.dl, instance.dl, condmustnot.dl three times). The funnel runs over all access pairs,
 // as a demand loop's first run does. With pointstoOnly it stops after
 // kobj.dl. It returns the Sigma.
 func recordRuleRuns(facts *pointsto.Facts, sigma *pointsto.Sigma, opts races.Options, pointstoOnly bool, record func(*datalog.Database)) (*pointsto.Sigma, error) {

@@ -1,0 +1,72 @@
+package races_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/chordgo/chordgo/demand"
+	"github.com/chordgo/chordgo/mhp"
+	"github.com/chordgo/chordgo/races"
+)
+
+// TestInstanceEscape checks where instance escape applies: in each program
+// of testdata/races below, a goroutine started by a go statement that runs
+// many times (mhp: not Single) runs both accesses of a race on a location.
+// Where the rule applies, that goroutine pair is reported with the rule
+// off and not with it on (main's constructor writes its own object of the
+// workers' site: instance_pool_main_builds_first); where it must not (the
+// instances share an object they allocate, through a global, a shared
+// field, a channel, a sync.Pool, a go statement of the goroutine itself, or
+// a field or an array main writes into a worker's object, the array through
+// an append with room), it is reported either way.
+// TestWant checks the lines of the races.
+func TestInstanceEscape(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := analyzer(root, "./testdata/races/instance_...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By program directory, with the rule off and on: the goroutine pairs
+	// whose two goroutines are one that a go statement may start many times.
+	selfPairs := [2]map[string]int{{}, {}}
+	for k, off := range []bool{true, false} {
+		err := demand.Each(a, demand.Options{Once: true, Races: races.Options{NoInstance: off}}, demand.EachOptions{}, func(r *demand.Result) error {
+			gs := r.Races.Goroutines
+			for _, race := range r.Races.Races {
+				dir := filepath.Base(filepath.Dir(a.Facts.AccessPos(race.Accesses[0].E).Filename))
+				for _, p := range race.Pairs {
+					if g := gs.List[p[0]]; p[0] == p[1] && g.Kind == mhp.GoGoroutine && !g.Single {
+						selfPairs[k][dir]++
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		program string
+		applies bool
+	}{
+		{"instance_pool_own_objects", true},
+		{"instance_pool_main_builds_first", true},
+		{"instance_rewired_by_main_racy", false},
+		{"instance_append_into_worker_racy", false},
+		{"instance_pool_global_racy", false},
+		{"instance_pool_shared_field_racy", false},
+		{"instance_handoff_chan_racy", false},
+		{"instance_handoff_pool_racy", false},
+		{"instance_spawn_self_racy", false},
+	} {
+		off, on := selfPairs[0][tc.program], selfPairs[1][tc.program]
+		if off == 0 || (on == 0) != tc.applies {
+			t.Errorf("%s: %d goroutine pairs of one goroutine that runs many times with instance escape off, %d with it on; want some off, and none on: %v",
+				tc.program, off, on, tc.applies)
+		}
+	}
+}
