@@ -58,9 +58,15 @@ type callPaths struct {
 	starts  func(g, m uint32) bool
 
 	ordered map[callOrderKey]bool
-	// The lock proofs' instances (by key: an access, goroutine and
-	// chain, or an access and goroutine), the pairs of them the first
+	// orderOnly keeps the answer of a side whose b holds no lock, by
+	// (a's function, ga, eb, gb): without a lock query the proof reads
+	// a only through its function (see sideOf).
+	orderOnly map[callOrderKey]bool
+	// The lock proofs' instances: b's by (access, goroutine), noLock when
+	// it holds none; a's by key (an access, goroutine and chain), noLock
+	// when no lock is known held there. Then the pairs of them the first
 	// pass asks for, and the pairs proved, for the second pass.
+	held      map[[2]uint32]uint32
 	index     map[string]uint32
 	insts     []condmustnot.Instance
 	queries   [][2]uint32
@@ -68,16 +74,22 @@ type callPaths struct {
 	protected map[[2]uint32]bool
 }
 
+// noLock marks an instance that holds no lock: condmustnot.dl proves a
+// pair protected only from a lock each side holds (heldAt), so no query
+// with it can be proved and none is made.
+const noLock = ^uint32(0)
+
 type callOrderKey struct{ i, ga, eb, gb uint32 }
 
 // callPathSide is one side of a goroutine pair: access a in ga, against b
-// in gb.
-type callPathSide struct{ ea, ga, eb, gb uint32 }
+// in gb, whose lock instance is b (noLock: b holds none in gb).
+type callPathSide struct{ ea, ga, eb, gb, b uint32 }
 
 func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *condmustnot.GoroutineLocksets,
 	ctxs func(g uint32) func(m uint32) []pointsto.Ctx, cg map[uint32][]uint32) *callPaths {
 	cp := &callPaths{f: f, gs: gs, order: order, byG: byG, ctxs: ctxs, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
-		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, index: map[string]uint32{}, asked: map[[2]uint32]bool{}}
+		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, orderOnly: map[callOrderKey]bool{},
+		held: map[[2]uint32]uint32{}, index: map[string]uint32{}, asked: map[[2]uint32]bool{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -96,18 +108,21 @@ func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *
 // path keeps apart, and the pairs left with none.
 func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
 	sides := func(p pair, gp [2]uint32) [2]callPathSide {
-		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1]}, {p.e[1], gp[1], p.e[0], gp[0]}}
+		return [2]callPathSide{cp.sideOf(p.e[0], gp[0], p.e[1], gp[1]), cp.sideOf(p.e[1], gp[1], p.e[0], gp[0])}
 	}
 	// Pairs with one shared id have the same accesses and one goroutine
 	// pair list: each list is proved once, and replaced, not changed.
 	lists := distinctLists(pairs)
 	// First pass: every lock query any path may need, so that one run of
-	// the lock rules answers them all.
+	// the lock rules answers them all. A side whose b holds no lock has
+	// none to ask.
 	for _, p := range lists {
 		for _, gp := range p.gp {
 			for _, s := range sides(*p, gp) {
-				budget := callPathSites
-				cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, true)
+				if s.b != noLock {
+					budget := callPathSites
+					cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, true)
+				}
 			}
 		}
 	}
@@ -120,8 +135,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	for _, p := range lists {
 		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
 			for _, s := range sides(*p, gp) {
-				budget := callPathSites
-				if cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, false) {
+				if cp.provedSide(s) {
 					return true
 				}
 			}
@@ -132,6 +146,41 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
+}
+
+// sideOf returns the side of access a in ga against b in gb, with b's
+// lock instance.
+func (cp *callPaths) sideOf(ea, ga, eb, gb uint32) callPathSide {
+	key := [2]uint32{eb, gb}
+	b, ok := cp.held[key]
+	if !ok {
+		b = noLock
+		if held := cp.byG.In(eb, gb); len(held) > 0 {
+			b = uint32(len(cp.insts))
+			cp.insts = append(cp.insts, condmustnot.Instance{E: eb, Held: held, In: cp.ctxs(gb)})
+		}
+		cp.held[key] = b
+	}
+	return callPathSide{ea, ga, eb, gb, b}
+}
+
+// provedSide reports whether the proof keeps s's a apart from b. Where b
+// holds no lock, no lock query is made, and covered reads a only through
+// its function F (where it starts, and where it stops going up): the
+// answer is that of every access of F with the same goroutines and b.
+func (cp *callPaths) provedSide(s callPathSide) bool {
+	m := cp.f.AccessFunc(s.ea)
+	budget := callPathSites
+	if s.b != noLock {
+		return cp.covered(s, m, nil, &budget, false)
+	}
+	key := callOrderKey{m, s.ga, s.eb, s.gb}
+	ok, seen := cp.orderOnly[key]
+	if !seen {
+		ok = cp.covered(s, m, nil, &budget, false)
+		cp.orderOnly[key] = ok
+	}
+	return ok
 }
 
 // covered reports whether every run of s's access a inside function m
@@ -192,52 +241,37 @@ func (cp *callPaths) callOrdered(s callPathSide, i uint32, call ssa.CallInstruct
 // locked records (collect) or answers the lock query of access a entered
 // through chain against b.
 func (cp *callPaths) locked(s callPathSide, chain []uint32, collect bool) bool {
-	aKey, bKey := instanceKey(s.ea, s.ga, chain), instanceKey(s.eb, s.gb, nil)
+	if s.b == noLock {
+		return false
+	}
+	aKey := instanceKey(s.ea, s.ga, chain)
 	x, okA := cp.index[aKey]
-	y, okB := cp.index[bKey]
 	if !collect {
-		return okA && okB && cp.protected[[2]uint32{x, y}] // a query the first pass did not ask is not proved
+		return okA && x != noLock && cp.protected[[2]uint32{x, s.b}] // a query the first pass did not ask is not proved
 	}
 	if !okA {
-		held, known := cp.byG.ViaCalls(s.ea, s.ga, chain)
-		if !known {
-			return false
+		x = noLock
+		if held, known := cp.byG.ViaCalls(s.ea, s.ga, chain); known && len(held) > 0 {
+			x = uint32(len(cp.insts))
+			cp.insts = append(cp.insts, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
 		}
-		x = cp.instance(aKey, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
+		cp.index[aKey] = x
 	}
-	if !okB {
-		y = cp.instance(bKey, condmustnot.Instance{E: s.eb, Held: cp.byG.In(s.eb, s.gb), In: cp.ctxs(s.gb)})
-	}
-	if q := [2]uint32{x, y}; !cp.asked[q] {
+	if q := [2]uint32{x, s.b}; x != noLock && !cp.asked[q] {
 		cp.asked[q] = true
 		cp.queries = append(cp.queries, q)
 	}
 	return false
 }
 
-// instanceKey names an instance of the lock proofs: an access, its
-// goroutine and the chain of calls it is entered through (none: all).
-// The chain is kept apart by a marker, so that (e, g) and (e, g, chain)
-// never share a key.
+// instanceKey names a's instance of the lock proofs: the access, its
+// goroutine and the chain of calls it is entered through.
 func instanceKey(e, g uint32, chain []uint32) string {
-	key := make([]byte, 0, 4*(len(chain)+3))
+	key := make([]byte, 0, 4*(len(chain)+2))
 	key = binary.LittleEndian.AppendUint32(key, e)
 	key = binary.LittleEndian.AppendUint32(key, g)
-	if chain != nil {
-		key = append(key, 'c')
-	}
 	for _, i := range chain {
 		key = binary.LittleEndian.AppendUint32(key, i)
 	}
 	return string(key)
-}
-
-func (cp *callPaths) instance(key string, inst condmustnot.Instance) uint32 {
-	if x, ok := cp.index[key]; ok {
-		return x
-	}
-	x := uint32(len(cp.insts))
-	cp.index[key] = x
-	cp.insts = append(cp.insts, inst)
-	return x
 }
