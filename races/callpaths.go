@@ -51,8 +51,7 @@ type callPaths struct {
 	f       *pointsto.Facts
 	gs      *mhp.Goroutines
 	order   *mhp.Order
-	byG     *condmustnot.GoroutineLocksets
-	ctxs    func(g uint32) func(m uint32) []pointsto.Ctx
+	li      *lockInstances
 	callers map[uint32][]uint32 // by M: its call sites, sorted
 	roots   map[uint32]bool     // by M
 	starts  func(g, m uint32) bool
@@ -60,24 +59,17 @@ type callPaths struct {
 	ordered map[callOrderKey]bool
 	// orderOnly keeps the answer of a side whose b holds no lock, by
 	// (a's function, ga, eb, gb): without a lock query the proof reads
-	// a only through its function (see sideOf).
+	// a only through its function (see provedSide).
 	orderOnly map[callOrderKey]bool
-	// The lock proofs' instances: b's by (access, goroutine), noLock when
-	// it holds none; a's by key (an access, goroutine and chain), noLock
-	// when no lock is known held there. Then the pairs of them the first
-	// pass asks for, and the pairs proved, for the second pass.
-	held      map[[2]uint32]uint32
-	index     map[string]uint32
-	insts     []condmustnot.Instance
+	// The lock proofs' instances of a entered through a chain (an
+	// access, goroutine and chain: instanceKey), noLock when no lock is
+	// known held there; the pairs of instances the first pass asks for,
+	// and the pairs proved, for the second pass.
+	chains    map[string]uint32
 	queries   [][2]uint32
 	asked     map[[2]uint32]bool
 	protected map[[2]uint32]bool
 }
-
-// noLock marks an instance that holds no lock: condmustnot.dl proves a
-// pair protected only from a lock each side holds (heldAt), so no query
-// with it can be proved and none is made.
-const noLock = ^uint32(0)
 
 type callOrderKey struct{ i, ga, eb, gb uint32 }
 
@@ -85,11 +77,10 @@ type callOrderKey struct{ i, ga, eb, gb uint32 }
 // in gb, whose lock instance is b (noLock: b holds none in gb).
 type callPathSide struct{ ea, ga, eb, gb, b uint32 }
 
-func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *condmustnot.GoroutineLocksets,
-	ctxs func(g uint32) func(m uint32) []pointsto.Ctx, cg map[uint32][]uint32) *callPaths {
-	cp := &callPaths{f: f, gs: gs, order: order, byG: byG, ctxs: ctxs, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
+func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, li *lockInstances, cg map[uint32][]uint32) *callPaths {
+	cp := &callPaths{f: f, gs: gs, order: order, li: li, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
 		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, orderOnly: map[callOrderKey]bool{},
-		held: map[[2]uint32]uint32{}, index: map[string]uint32{}, asked: map[[2]uint32]bool{}}
+		chains: map[string]uint32{}, asked: map[[2]uint32]bool{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -108,7 +99,7 @@ func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *
 // path keeps apart, and the pairs left with none.
 func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
 	sides := func(p pair, gp [2]uint32) [2]callPathSide {
-		return [2]callPathSide{cp.sideOf(p.e[0], gp[0], p.e[1], gp[1]), cp.sideOf(p.e[1], gp[1], p.e[0], gp[0])}
+		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1], cp.li.in(p.e[1], gp[1])}, {p.e[1], gp[1], p.e[0], gp[0], cp.li.in(p.e[0], gp[0])}}
 	}
 	// Pairs with one shared id have the same accesses and one goroutine
 	// pair list: each list is proved once, and replaced, not changed.
@@ -126,7 +117,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 		}
 	}
-	protected, err := locks.ProveInstances(cp.insts, unique, cp.queries)
+	protected, err := locks.ProveInstances(cp.li.insts, unique, cp.queries)
 	if err != nil {
 		return nil, err
 	}
@@ -146,22 +137,6 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
-}
-
-// sideOf returns the side of access a in ga against b in gb, with b's
-// lock instance.
-func (cp *callPaths) sideOf(ea, ga, eb, gb uint32) callPathSide {
-	key := [2]uint32{eb, gb}
-	b, ok := cp.held[key]
-	if !ok {
-		b = noLock
-		if held := cp.byG.In(eb, gb); len(held) > 0 {
-			b = uint32(len(cp.insts))
-			cp.insts = append(cp.insts, condmustnot.Instance{E: eb, Held: held, In: cp.ctxs(gb)})
-		}
-		cp.held[key] = b
-	}
-	return callPathSide{ea, ga, eb, gb, b}
 }
 
 // provedSide reports whether the proof keeps s's a apart from b. Where b
@@ -245,17 +220,16 @@ func (cp *callPaths) locked(s callPathSide, chain []uint32, collect bool) bool {
 		return false
 	}
 	aKey := instanceKey(s.ea, s.ga, chain)
-	x, okA := cp.index[aKey]
+	x, okA := cp.chains[aKey]
 	if !collect {
 		return okA && x != noLock && cp.protected[[2]uint32{x, s.b}] // a query the first pass did not ask is not proved
 	}
 	if !okA {
 		x = noLock
-		if held, known := cp.byG.ViaCalls(s.ea, s.ga, chain); known && len(held) > 0 {
-			x = uint32(len(cp.insts))
-			cp.insts = append(cp.insts, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
+		if held, known := cp.li.byG.ViaCalls(s.ea, s.ga, chain); known {
+			x = cp.li.add(s.ea, s.ga, held)
 		}
-		cp.index[aKey] = x
+		cp.chains[aKey] = x
 	}
 	if q := [2]uint32{x, s.b}; x != noLock && !cp.asked[q] {
 		cp.asked[q] = true
