@@ -119,7 +119,7 @@ func writeModule(dir, name, src, test string, n int) (string, error) {
 
 // BenchmarkCallPaths runs the race funnel at k = 1 on a module whose
 // racing accesses sit in helpers four calls deep that every test calls,
-// from its own goroutines, once more under a lock, and from the test
+// from its own goroutines, with and without a lock, and from the test
 // itself (callPathsSrc, callPathsTest), so that the proof per call path
 // (callpaths.go) follows many call sites up several levels for many
 // goroutine pairs, with and without a lock on the other side: the shape
@@ -175,7 +175,8 @@ func (o *Obj) Locked() {
 `
 
 // callPathsTest is one test of BenchmarkCallPaths: two goroutines that
-// call the helpers, with and without the lock, while the test does too.
+// call the helpers, with and without the lock, one that calls them only
+// under the lock, and the test, which calls them too.
 const callPathsTest = `
 func Test%02[1]d(t *testing.T) {
 	o := &Obj{}
@@ -188,6 +189,11 @@ func Test%02[1]d(t *testing.T) {
 			o.Locked()
 		}()
 	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		o.Locked()
+	}()
 	o.h2()
 	wg.Wait()
 }
