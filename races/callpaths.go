@@ -56,10 +56,10 @@ type callPaths struct {
 	starts  func(g, m uint32) bool
 
 	ordered map[callOrderKey]bool
-	// orderOnly keeps the answer of a side whose b holds no lock, and
-	// asks the chains at which the first pass asks a side's lock
-	// queries, by (a's function, ga, eb, gb): neither reads a otherwise
-	// (see provedSide and prove).
+	// orderOnly keeps the answer of a side none of whose lock queries is
+	// proved, and asks the chains at which the first pass asks a side's
+	// lock queries, by (a's function, ga, eb, gb): neither reads a
+	// otherwise (see provedSide and prove).
 	orderOnly map[callOrderKey]bool
 	asks      map[callOrderKey][]callChain
 	// chainIDs numbers the chains the first pass visits: by the number of
@@ -167,17 +167,21 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
 }
 
-// provedSide reports whether the proof keeps s's a apart from b. Where b
-// holds no lock, no lock query is made, and covered reads a only through
-// its function F (where it starts, and where it stops going up): the
-// answer is that of every access of F with the same goroutines and b.
+// provedSide reports whether the proof keeps s's a apart from b. Where
+// no lock query of s can be proved, covered reads a only through its
+// function F (where it starts, and where it stops going up): the answer
+// is that of every access of F with the same goroutines and b. That is
+// so where b holds no lock (no query is made), and where none of the
+// queries the first pass asked for s's chains is proved: a query of a's
+// instance against b's is asked only by the first pass's walk for (F,
+// ga, eb, gb), so locked answers true only at one of those chains.
 func (cp *callPaths) provedSide(s callPathSide) bool {
 	m := cp.f.AccessFunc(s.ea)
 	budget := callPathSites
-	if s.b != noLock {
+	key := callOrderKey{m, s.ga, s.eb, s.gb}
+	if s.b != noLock && slices.ContainsFunc(cp.asks[key], func(c callChain) bool { return cp.locked(s, c) }) {
 		return cp.covered(s, m, callChain{}, &budget, nil)
 	}
-	key := callOrderKey{m, s.ga, s.eb, s.gb}
 	ok, seen := cp.orderOnly[key]
 	if !seen {
 		ok = cp.covered(s, m, callChain{}, &budget, nil)
