@@ -233,8 +233,9 @@ func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *
 	return called && all && collect == nil
 }
 
-// above returns chain with call site i added above it, numbered if it
-// already is or number.
+// above returns chain with call site i added above it, with its number
+// where chain has one and the longer chain has been numbered, or number
+// says to number it now (the first pass).
 func (cp *callPaths) above(chain callChain, i uint32, number bool) callChain {
 	up := callChain{append(slices.Clip(chain.sites), i), unnumbered}
 	if chain.id == unnumbered {
