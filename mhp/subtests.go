@@ -1,5 +1,7 @@
 package mhp
 
+import "go/types"
+
 // inSequentialTests reports whether no instance of g1 runs at the same
 // time as an instance of g2 because both run inside root tests (or
 // benchmarks) that the test runner runs one after the other, or inside
@@ -89,13 +91,24 @@ func (gs *Goroutines) withinTest(g uint32, busy map[uint32]bool) (inTest, bool) 
 // starts several and waits for them all on a WaitGroup (not serial).
 func (gs *Goroutines) awaitedStart(i uint32) (awaited, serial bool) {
 	fn := gs.facts.Call(i).Parent()
-	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "testing" {
+	recv := fn.Signature.Recv()
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "testing" || recv == nil {
 		return false, false
 	}
-	switch fn.String() {
-	case "(*testing.T).Run", "(*testing.B).run1", "(*testing.B).doBench":
+	ptr, ok := recv.Type().(*types.Pointer)
+	if !ok {
+		return false, false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok {
+		return false, false
+	}
+	// Receiver and name, not fn.String(), which formats: the parallel
+	// stage asks this for each goroutine pair.
+	switch typ, name := named.Obj().Name(), fn.Name(); {
+	case typ == "T" && name == "Run", typ == "B" && (name == "run1" || name == "doBench"):
 		return true, true
-	case "(*testing.B).RunParallel":
+	case typ == "B" && name == "RunParallel":
 		return true, false
 	}
 	return false, false

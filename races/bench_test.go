@@ -15,11 +15,26 @@ import (
 // BenchmarkParallelStage runs the race funnel at k = 1 on
 // testdata/parallel/store with 48 tests (storeTests), each starting
 // goroutines that call one store's methods: many access pairs, each in
-// many goroutine pairs and on many objects. It reports the parallel
-// stage's time per run as parallel-ns/op; ns/op is the whole funnel's.
+// many goroutine pairs and on many objects, whose functions have a call
+// site in each test. It reports the parallel stage's time per run as
+// parallel-ns/op, the unlocked stage's (its lock proofs and the proof per
+// call path) as unlocked-ns/op; ns/op is the whole funnel's.
 // Each run builds a new Finder, so nothing is kept from the last.
 func BenchmarkParallelStage(b *testing.B) {
 	dir, err := storeModule(b.TempDir(), 48)
+	benchFunnel(b, dir, err, func(st races.Stats) error {
+		if st.Escaping == st.Parallel || st.Parallel == 0 {
+			return fmt.Errorf("the parallel stage kept %d of %d pairs: the input no longer exercises it", st.Parallel, st.Escaping)
+		}
+		return nil
+	}, "parallel", "unlocked")
+}
+
+// benchFunnel runs the race funnel at k = 1 on the module in dir (err:
+// writing it failed), a new Finder each time, fails where exercised
+// says the input no longer exercises what it should, and reports the
+// time per run of each stage named as <stage>-ns/op.
+func benchFunnel(b *testing.B, dir string, err error, exercised func(races.Stats) error, stages ...string) {
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -31,20 +46,24 @@ func BenchmarkParallelStage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var parallel time.Duration
+	times := make([]time.Duration, len(stages))
 	runs := 0
 	for b.Loop() {
 		res, err := races.NewFinder(a.Facts, races.Options{}).Find(r, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Stats.Escaping == res.Stats.Parallel || res.Stats.Parallel == 0 {
-			b.Fatalf("the parallel stage kept %d of %d pairs: the input no longer exercises it", res.Stats.Parallel, res.Stats.Escaping)
+		if err := exercised(res.Stats); err != nil {
+			b.Fatal(err)
 		}
-		parallel += res.Stats.Times["parallel"]
+		for k, stage := range stages {
+			times[k] += res.Stats.Times[stage]
+		}
 		runs++
 	}
-	b.ReportMetric(float64(parallel.Nanoseconds())/float64(runs), "parallel-ns/op")
+	for k, stage := range stages {
+		b.ReportMetric(float64(times[k].Nanoseconds())/float64(runs), stage+"-ns/op")
+	}
 }
 
 // storeTest is one test of the store: its own store and bucket, four
@@ -79,15 +98,103 @@ func storeModule(dir string, n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return writeModule(dir, "store", string(src), storeTest, n)
+}
+
+// writeModule writes a module of one package, name, with source src and
+// a test file of n tests, test formatted with each test's number.
+func writeModule(dir, name, src, test string, n int) (string, error) {
 	var tests strings.Builder
-	tests.WriteString("package store\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n")
+	fmt.Fprintf(&tests, "package %s\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n", name)
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&tests, storeTest, i)
+		fmt.Fprintf(&tests, test, i)
 	}
-	for name, text := range map[string]string{"go.mod": "module store\n\ngo 1.24\n", "store.go": string(src), "store_test.go": tests.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+	for file, text := range map[string]string{"go.mod": "module " + name + "\n\ngo 1.24\n", name + ".go": src, name + "_test.go": tests.String()} {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
 			return "", err
 		}
 	}
 	return dir, nil
 }
+
+// BenchmarkCallPaths runs the race funnel at k = 1 on a module whose
+// racing accesses sit in helpers four calls deep that every test calls,
+// from its own goroutines, with and without a lock, and from the test
+// itself (callPathsSrc, callPathsTest), so that the proof per call path
+// (callpaths.go) follows many call sites up several levels for many
+// goroutine pairs, with and without a lock on the other side: the shape
+// of nats.go's and this repository's tests. It reports the unlocked
+// stage's time per run as unlocked-ns/op (which includes waiting for the
+// locksets, computed meanwhile); ns/op is the whole funnel's.
+func BenchmarkCallPaths(b *testing.B) {
+	dir, err := writeModule(b.TempDir(), "paths", callPathsSrc, callPathsTest, 48)
+	benchFunnel(b, dir, err, func(st races.Stats) error {
+		if st.Unlocked == 0 {
+			return fmt.Errorf("no pair left of %d: the input no longer exercises the unlocked stage", st.Parallel)
+		}
+		return nil
+	}, "unlocked")
+}
+
+// callPathsSrc is the package of BenchmarkCallPaths: counters written
+// four calls below the methods the tests call, one of them under the
+// object's lock.
+const callPathsSrc = `package paths
+
+import "sync"
+
+// Obj is counters and a lock that only Locked takes.
+type Obj struct {
+	mu                           sync.Mutex
+	a, b, c, d, e, f, g, h, i, j int
+}
+
+func (o *Obj) h0() {
+	o.a++
+	o.b++
+	o.c++
+	o.d++
+	o.e++
+	o.f++
+	o.g++
+	o.h++
+	o.i++
+	o.j++
+}
+
+func (o *Obj) h1() { o.h0() }
+func (o *Obj) h2() { o.h1() }
+func (o *Obj) h3() { o.h2() }
+
+// Locked runs the helpers under the lock.
+func (o *Obj) Locked() {
+	o.mu.Lock()
+	o.h3()
+	o.mu.Unlock()
+}
+`
+
+// callPathsTest is one test of BenchmarkCallPaths: two goroutines that
+// call the helpers, with and without the lock, one that calls them only
+// under the lock, and the test, which calls them too.
+const callPathsTest = `
+func Test%02[1]d(t *testing.T) {
+	o := &Obj{}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o.h3()
+			o.Locked()
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		o.Locked()
+	}()
+	o.h2()
+	wg.Wait()
+}
+`

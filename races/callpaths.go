@@ -1,7 +1,6 @@
 package races
 
 import (
-	"encoding/binary"
 	"slices"
 
 	"github.com/chordgo/chordgo/condmustnot"
@@ -51,18 +50,27 @@ type callPaths struct {
 	f       *pointsto.Facts
 	gs      *mhp.Goroutines
 	order   *mhp.Order
-	byG     *condmustnot.GoroutineLocksets
-	ctxs    func(g uint32) func(m uint32) []pointsto.Ctx
+	li      *lockInstances
 	callers map[uint32][]uint32 // by M: its call sites, sorted
 	roots   map[uint32]bool     // by M
 	starts  func(g, m uint32) bool
 
 	ordered map[callOrderKey]bool
-	// The lock proofs' instances (by key: an access, goroutine and
-	// chain, or an access and goroutine), the pairs of them the first
-	// pass asks for, and the pairs proved, for the second pass.
-	index     map[string]uint32
-	insts     []condmustnot.Instance
+	// orderOnly keeps the answer of a side none of whose lock queries is
+	// proved, and asks the chains at which the first pass asks a side's
+	// lock queries, by (a's function, ga, eb, gb): neither reads a
+	// otherwise (see provedSide and prove).
+	orderOnly map[callOrderKey]bool
+	asks      map[callOrderKey][]callChain
+	// chainIDs numbers the chains the first pass visits: by the number of
+	// a chain and a call site above it, the chain with that site added
+	// (the empty chain is 0).
+	chainIDs map[[2]uint32]uint32
+	// The lock proofs' instances of a entered through a chain, by (ea,
+	// ga, chain number), noLock when no lock is known held there; the
+	// pairs of instances the first pass asks for, and the pairs proved,
+	// for the second pass.
+	chains    map[[3]uint32]uint32
 	queries   [][2]uint32
 	asked     map[[2]uint32]bool
 	protected map[[2]uint32]bool
@@ -70,14 +78,24 @@ type callPaths struct {
 
 type callOrderKey struct{ i, ga, eb, gb uint32 }
 
-// callPathSide is one side of a goroutine pair: access a in ga, against b
-// in gb.
-type callPathSide struct{ ea, ga, eb, gb uint32 }
+// callChain is a chain of call sites from a function down to an access's
+// (innermost first), with its number (chainIDs; unnumbered: the first pass
+// did not visit it).
+type callChain struct {
+	sites []uint32
+	id    uint32
+}
 
-func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *condmustnot.GoroutineLocksets,
-	ctxs func(g uint32) func(m uint32) []pointsto.Ctx, cg map[uint32][]uint32) *callPaths {
-	cp := &callPaths{f: f, gs: gs, order: order, byG: byG, ctxs: ctxs, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
-		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, index: map[string]uint32{}, asked: map[[2]uint32]bool{}}
+const unnumbered = ^uint32(0)
+
+// callPathSide is one side of a goroutine pair: access a in ga, against b
+// in gb, whose lock instance is b (noLock: b holds none in gb).
+type callPathSide struct{ ea, ga, eb, gb, b uint32 }
+
+func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, li *lockInstances, cg map[uint32][]uint32) *callPaths {
+	cp := &callPaths{f: f, gs: gs, order: order, li: li, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
+		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, orderOnly: map[callOrderKey]bool{}, asks: map[callOrderKey][]callChain{},
+		chainIDs: map[[2]uint32]uint32{}, chains: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -96,22 +114,38 @@ func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, byG *
 // path keeps apart, and the pairs left with none.
 func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
 	sides := func(p pair, gp [2]uint32) [2]callPathSide {
-		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1]}, {p.e[1], gp[1], p.e[0], gp[0]}}
+		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1], cp.li.in(p.e[1], gp[1])}, {p.e[1], gp[1], p.e[0], gp[0], cp.li.in(p.e[0], gp[0])}}
 	}
 	// Pairs with one shared id have the same accesses and one goroutine
 	// pair list: each list is proved once, and replaced, not changed.
 	lists := distinctLists(pairs)
 	// First pass: every lock query any path may need, so that one run of
-	// the lock rules answers them all.
+	// the lock rules answers them all. A side whose b holds no lock has
+	// none to ask. Where covered looks for the queries, it reads a only
+	// through its function, as in provedSide: the chains it visits are
+	// those of every access of the function with the same goroutines and
+	// b.
 	for _, p := range lists {
 		for _, gp := range p.gp {
 			for _, s := range sides(*p, gp) {
-				budget := callPathSites
-				cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, true)
+				if s.b == noLock {
+					continue
+				}
+				m := cp.f.AccessFunc(s.ea)
+				key := callOrderKey{m, s.ga, s.eb, s.gb}
+				chains, ok := cp.asks[key]
+				if !ok {
+					budget := callPathSites
+					cp.covered(s, m, callChain{}, &budget, &chains)
+					cp.asks[key] = chains
+				}
+				for _, c := range chains {
+					cp.ask(s, c)
+				}
 			}
 		}
 	}
-	protected, err := locks.ProveInstances(cp.insts, unique, cp.queries)
+	protected, err := locks.ProveInstances(cp.li.insts, unique, cp.queries)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +154,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	for _, p := range lists {
 		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
 			for _, s := range sides(*p, gp) {
-				budget := callPathSites
-				if cp.covered(s, cp.f.AccessFunc(s.ea), nil, &budget, false) {
+				if cp.provedSide(s) {
 					return true
 				}
 			}
@@ -134,13 +167,36 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
 }
 
+// provedSide reports whether the proof keeps s's a apart from b. Where
+// no lock query of s can be proved, covered reads a only through its
+// function F (where it starts, and where it stops going up): the answer
+// is that of every access of F with the same goroutines and b. That is
+// so where b holds no lock (no query is made), and where none of the
+// queries the first pass asked for s's chains is proved: a query of a's
+// instance against b's is asked only by the first pass's walk for (F,
+// ga, eb, gb), so locked answers true only at one of those chains.
+func (cp *callPaths) provedSide(s callPathSide) bool {
+	m := cp.f.AccessFunc(s.ea)
+	budget := callPathSites
+	key := callOrderKey{m, s.ga, s.eb, s.gb}
+	if s.b != noLock && slices.ContainsFunc(cp.asks[key], func(c callChain) bool { return cp.locked(s, c) }) {
+		return cp.covered(s, m, callChain{}, &budget, nil)
+	}
+	ok, seen := cp.orderOnly[key]
+	if !seen {
+		ok = cp.covered(s, m, callChain{}, &budget, nil)
+		cp.orderOnly[key] = ok
+	}
+	return ok
+}
+
 // covered reports whether every run of s's access a inside function m
-// (chain: the call sites from m down to a's function, innermost first) is
-// ordered with b or under a lock b holds too. With collect, it only
-// records lock queries, visits every site without stopping early, and
-// reports false.
-func (cp *callPaths) covered(s callPathSide, m uint32, chain []uint32, budget *int, collect bool) bool {
-	if len(chain) > callPathDepth || cp.roots[m] || cp.starts(s.ga, m) {
+// (chain: the call sites from m down to a's function) is ordered with b
+// or under a lock b holds too. With collect, it only appends the chains
+// at which a lock query is to be asked, visits every site without
+// stopping early, and reports false.
+func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *int, collect *[]callChain) bool {
+	if len(chain.sites) > callPathDepth || cp.roots[m] || cp.starts(s.ga, m) {
 		return false
 	}
 	called, all := false, true
@@ -157,19 +213,44 @@ func (cp *callPaths) covered(s callPathSide, m uint32, chain []uint32, budget *i
 			return false
 		}
 		called = true
-		up := append(slices.Clip(chain), i)
-		ok := cp.callOrdered(s, i, call) || cp.locked(s, up, collect)
-		if !ok && !slices.ContainsFunc(chain, func(j uint32) bool { return cp.f.Caller(j) == caller }) && caller != cp.f.AccessFunc(s.ea) {
+		up := cp.above(chain, i, collect != nil)
+		ok := cp.callOrdered(s, i, call)
+		if !ok && collect != nil {
+			*collect = append(*collect, up)
+		} else if !ok {
+			ok = cp.locked(s, up)
+		}
+		if !ok && !slices.ContainsFunc(chain.sites, func(j uint32) bool { return cp.f.Caller(j) == caller }) && caller != cp.f.AccessFunc(s.ea) {
 			ok = cp.covered(s, caller, up, budget, collect)
 		}
 		if !ok {
 			all = false
-			if !collect {
+			if collect == nil {
 				return false
 			}
 		}
 	}
-	return called && all && !collect
+	return called && all && collect == nil
+}
+
+// above returns chain with call site i added above it, with its number
+// where chain has one and the longer chain has been numbered, or number
+// says to number it now (the first pass).
+func (cp *callPaths) above(chain callChain, i uint32, number bool) callChain {
+	up := callChain{append(slices.Clip(chain.sites), i), unnumbered}
+	if chain.id == unnumbered {
+		return up
+	}
+	key := [2]uint32{chain.id, i}
+	id, ok := cp.chainIDs[key]
+	if !ok && number {
+		id, ok = uint32(len(cp.chainIDs)+1), true
+		cp.chainIDs[key] = id
+	}
+	if ok {
+		up.id = id
+	}
+	return up
 }
 
 // callOrdered is mhp.Order.CallOrdered, kept per call site and side; a
@@ -189,55 +270,30 @@ func (cp *callPaths) callOrdered(s callPathSide, i uint32, call ssa.CallInstruct
 	return ok
 }
 
-// locked records (collect) or answers the lock query of access a entered
-// through chain against b.
-func (cp *callPaths) locked(s callPathSide, chain []uint32, collect bool) bool {
-	aKey, bKey := instanceKey(s.ea, s.ga, chain), instanceKey(s.eb, s.gb, nil)
-	x, okA := cp.index[aKey]
-	y, okB := cp.index[bKey]
-	if !collect {
-		return okA && okB && cp.protected[[2]uint32{x, y}] // a query the first pass did not ask is not proved
-	}
-	if !okA {
-		held, known := cp.byG.ViaCalls(s.ea, s.ga, chain)
-		if !known {
-			return false
+// ask records the lock query of s's access a entered through chain
+// against b.
+func (cp *callPaths) ask(s callPathSide, chain callChain) {
+	key := [3]uint32{s.ea, s.ga, chain.id}
+	x, ok := cp.chains[key]
+	if !ok {
+		x = noLock
+		if held, known := cp.li.byG.ViaCalls(s.ea, s.ga, chain.sites); known {
+			x = cp.li.add(s.ea, s.ga, held)
 		}
-		x = cp.instance(aKey, condmustnot.Instance{E: s.ea, Held: held, In: cp.ctxs(s.ga)})
+		cp.chains[key] = x
 	}
-	if !okB {
-		y = cp.instance(bKey, condmustnot.Instance{E: s.eb, Held: cp.byG.In(s.eb, s.gb), In: cp.ctxs(s.gb)})
-	}
-	if q := [2]uint32{x, y}; !cp.asked[q] {
+	if q := [2]uint32{x, s.b}; x != noLock && !cp.asked[q] {
 		cp.asked[q] = true
 		cp.queries = append(cp.queries, q)
 	}
-	return false
 }
 
-// instanceKey names an instance of the lock proofs: an access, its
-// goroutine and the chain of calls it is entered through (none: all).
-// The chain is kept apart by a marker, so that (e, g) and (e, g, chain)
-// never share a key.
-func instanceKey(e, g uint32, chain []uint32) string {
-	key := make([]byte, 0, 4*(len(chain)+3))
-	key = binary.LittleEndian.AppendUint32(key, e)
-	key = binary.LittleEndian.AppendUint32(key, g)
-	if chain != nil {
-		key = append(key, 'c')
+// locked answers the lock query of s's access a entered through chain
+// against b: a query the first pass did not ask is not proved.
+func (cp *callPaths) locked(s callPathSide, chain callChain) bool {
+	if s.b == noLock || chain.id == unnumbered {
+		return false
 	}
-	for _, i := range chain {
-		key = binary.LittleEndian.AppendUint32(key, i)
-	}
-	return string(key)
-}
-
-func (cp *callPaths) instance(key string, inst condmustnot.Instance) uint32 {
-	if x, ok := cp.index[key]; ok {
-		return x
-	}
-	x := uint32(len(cp.insts))
-	cp.index[key] = x
-	cp.insts = append(cp.insts, inst)
-	return x
+	x, ok := cp.chains[[3]uint32{s.ea, s.ga, chain.id}]
+	return ok && x != noLock && cp.protected[[2]uint32{x, s.b}]
 }

@@ -30,8 +30,9 @@
 //     its access (a helper whose callers in one goroutine all hold a lock
 //     that a caller in another does not), and a lock's objects those its
 //     pointer may be in the contexts where the goroutine runs the
-//     pointer's function (mhp's threadReach); a pair keeps only the goroutine
-//     pairs no lock protects, and the report shows each access's locks in
+//     pointer's function (mhp's threadReach), asked only where both hold
+//     a lock (every rule of condmustnot.dl reads a lock of each side); a
+//     pair keeps only the goroutine pairs no lock protects, and the report shows each access's locks in
 //     its goroutine ([Result.Held]) and, on each frame of its call path,
 //     the locks held at the call ([Result.HeldAtCall]). Last, per call
 //     path (callpaths.go): an access is kept apart from the other when

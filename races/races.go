@@ -230,11 +230,12 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return protected[p.e] })
 		ctxs := goroutineContexts(gs, pairs)
 		res.byG = locks.ByGoroutine(gs.Of, threadStarts(gs), ctxs, isUnique)
-		if pairs, err = unlockedInGoroutines(locks, res.byG, ctxs, isUnique, pairs); err != nil {
+		li := newLockInstances(res.byG, ctxs)
+		if pairs, err = unlockedInGoroutines(locks, li, isUnique, pairs); err != nil {
 			return nil, err
 		}
 		if !opts.NoMHP {
-			cp := newCallPaths(f, gs, order, res.byG, ctxs, cg)
+			cp := newCallPaths(f, gs, order, li, cg)
 			if pairs, err = cp.prove(locks, isUnique, pairs); err != nil {
 				return nil, err
 			}
@@ -790,48 +791,75 @@ func threadStarts(gs *mhp.Goroutines) func(g, m uint32) bool {
 // goroutines that run them (condmustnot.GoroutineLocksets: a helper's
 // callers in one goroutine may all hold a lock that a caller in another
 // does not), and the pairs left with none.
-func unlockedInGoroutines(locks *condmustnot.Locksets, byG *condmustnot.GoroutineLocksets, ctxs func(g uint32) func(m uint32) []pointsto.Ctx, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
-	index := map[[2]uint32]uint32{}
-	var insts []condmustnot.Instance
-	inst := func(e, g uint32) uint32 {
-		x, ok := index[[2]uint32{e, g}]
-		if !ok {
-			x = uint32(len(insts))
-			index[[2]uint32{e, g}] = x
-			insts = append(insts, condmustnot.Instance{E: e, Held: byG.In(e, g), In: ctxs(g)})
-		}
-		return x
-	}
+func unlockedInGoroutines(locks *condmustnot.Locksets, li *lockInstances, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
 	// Each list of goroutine pairs once: the pairs that share it (see
 	// parallel) differ in their location only, which no lock proof reads.
 	lists := distinctLists(pairs)
 	var ipairs [][2]uint32
 	for _, p := range lists {
 		for _, gp := range p.gp {
-			ipairs = append(ipairs, [2]uint32{inst(p.e[0], gp[0]), inst(p.e[1], gp[1])})
+			if q := [2]uint32{li.in(p.e[0], gp[0]), li.in(p.e[1], gp[1])}; q[0] != noLock && q[1] != noLock {
+				ipairs = append(ipairs, q)
+			}
 		}
 	}
-	protected, err := locks.ProveInstances(insts, unique, ipairs)
+	protected, err := locks.ProveInstances(li.insts, unique, ipairs)
 	if err != nil {
 		return nil, err
 	}
 	left := map[int][][2]uint32{} // by shared id
-	k := 0
 	for _, p := range lists {
-		var l [][2]uint32
-		for _, gp := range p.gp {
-			if !protected[ipairs[k]] {
-				l = append(l, gp)
-			}
-			k++
-		}
-		left[p.shared] = slices.Clip(l)
+		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
+			return protected[[2]uint32{li.in(p.e[0], gp[0]), li.in(p.e[1], gp[1])}]
+		})
 	}
 	for i := range pairs {
 		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
 }
+
+// lockInstances are the instances of the lock proofs
+// (condmustnot.Instance) of accesses in goroutines, made once each: one
+// per access and goroutine that runs it, with the locks held there, and
+// those callPaths adds.
+type lockInstances struct {
+	byG   *condmustnot.GoroutineLocksets
+	ctxs  func(g uint32) func(m uint32) []pointsto.Ctx
+	index map[[2]uint32]uint32 // (e, g)
+	insts []condmustnot.Instance
+}
+
+func newLockInstances(byG *condmustnot.GoroutineLocksets, ctxs func(g uint32) func(m uint32) []pointsto.Ctx) *lockInstances {
+	return &lockInstances{byG: byG, ctxs: ctxs, index: map[[2]uint32]uint32{}}
+}
+
+// in returns the instance of access e where goroutine g runs it, noLock
+// if no lock is held there.
+func (li *lockInstances) in(e, g uint32) uint32 {
+	key := [2]uint32{e, g}
+	x, ok := li.index[key]
+	if !ok {
+		x = li.add(e, g, li.byG.In(e, g))
+		li.index[key] = x
+	}
+	return x
+}
+
+// add makes an instance of access e in goroutine g holding held, noLock
+// if it holds none.
+func (li *lockInstances) add(e, g uint32, held []condmustnot.Held) uint32 {
+	if len(held) == 0 {
+		return noLock
+	}
+	li.insts = append(li.insts, condmustnot.Instance{E: e, Held: held, In: li.ctxs(g)})
+	return uint32(len(li.insts) - 1)
+}
+
+// noLock marks an instance that holds no lock: condmustnot.dl proves a
+// pair protected only from a lock each side holds (heldAt), so no query
+// with it can be proved and none is made.
+const noLock = ^uint32(0)
 
 // distinctLists returns the first pair of each shared id, in order.
 func distinctLists(pairs []pair) []*pair {
