@@ -286,7 +286,8 @@ func (o *Order) enterWindow(d *drain, from ssa.Instruction, blocks []*ssa.BasicB
 			work = o.calledInside(d, i, work)
 		}
 	}
-	if _, whole := d.from[from.Block()]; !whole {
+	// The earliest start in a block counts; nil (the whole block) stays.
+	if prev, ok := d.from[from.Block()]; !ok || prev != nil && pointsto.RunsBefore(from, prev) {
 		d.from[from.Block()] = from
 	}
 	instrs := from.Block().Instrs
