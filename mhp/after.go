@@ -341,7 +341,7 @@ func (p *Pair) Ordered(ga, gb uint32) bool {
 	if ga == gb && (gs.List[ga].Single || a.Parent() == b.Parent() && o.oneInstance(o.funcOf(a), ga)) {
 		return true // one goroutine runs one instruction at a time
 	}
-	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || p.orderedByAccesses() ||
+	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.drainedPair(a, ga, b, gb) || p.orderedByAccesses() ||
 		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) {
 		return true
 	}

@@ -133,7 +133,20 @@
 //     after the join of the earlier runs) (waitedFor);
 //   - chains: goroutines that start one another at most once per instance,
 //     after the access, from one first start (a timer callback that re-arms
-//     itself), run one after another (chained).
+//     itself), run one after another (chained);
+//   - drained goroutines (drained.go): a goroutine handed a channel made
+//     anew for its start, which only it closes, lies inside the window
+//     from its go statement to a receive that sees the close, where every
+//     way on passes such a receive (range over the channel), in the
+//     function that starts it or in every caller of a function that
+//     starts it and returns the channel (a checker: Tx.Check); the
+//     function holding the window neither recovers a panic nor runs
+//     runtime.Goexit. Its accesses before its close are ordered with
+//     what its single parent does outside every window (not between the
+//     call and the receive, nor in what is called there); when its
+//     parent is itself drained and closes only after the windows end,
+//     with what that one is ordered with; and with other instances of
+//     itself when windows do not nest.
 //
 // A send on a buffered channel that exists once, at least the (R+C)-th on
 // every path when at most R receives can happen (each receive site runs at

@@ -135,11 +135,10 @@ func instanceKey(instr ssa.Instruction, b binder) (key, bool) {
 		v = in.Map
 	case *ssa.Lookup:
 		v = in.X
-	case *ssa.Call:
-		if bi, ok := in.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "close" {
+	case *ssa.Call, *ssa.Defer:
+		if v = closed(in.(ssa.CallInstruction)); v == nil {
 			return key{}, false
 		}
-		v = in.Call.Args[0]
 	default:
 		return key{}, false
 	}

@@ -460,14 +460,7 @@ func (o *Order) ownChannel(ev *event, site ssa.Instruction) bool {
 	if !ok || !ok2 || recv.Op != token.ARROW || recv.Block() != site.Block() || !pointsto.RunsBefore(site, recv) || len(ev.cands) == 0 {
 		return false
 	}
-	ch := recv.X
-	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
-		cell, ok := load.X.(*ssa.Alloc)
-		if !ok {
-			return false
-		}
-		ch = pointsto.StoredOnce(cell, recv)
-	}
+	ch := storedValue(recv.X, recv)
 	if ch == nil || !freshAt(ch, goSite) {
 		return false
 	}
@@ -479,15 +472,37 @@ func (o *Order) ownChannel(ev *event, site ssa.Instruction) bool {
 	return true
 }
 
+// storedValue returns v, or for a load of a local variable the value
+// stored in it once before at on every path (pointsto.StoredOnce); nil
+// if there is none.
+func storedValue(v ssa.Value, at ssa.Instruction) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	if cell, ok := load.X.(*ssa.Alloc); ok {
+		return pointsto.StoredOnce(cell, at)
+	}
+	return nil
+}
+
 // sentOn returns the channel a send or close sends on or closes, or nil.
+// A deferred close counts: it closes the value its defer statement
+// evaluated, where the function returns.
 func sentOn(instr ssa.Instruction) ssa.Value {
 	switch instr := instr.(type) {
 	case *ssa.Send:
 		return instr.Chan
-	case *ssa.Call:
-		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
-			return instr.Call.Args[0]
-		}
+	case *ssa.Call, *ssa.Defer:
+		return closed(instr.(ssa.CallInstruction))
+	}
+	return nil
+}
+
+// closed returns the channel call closes, if it is a call of close.
+func closed(call ssa.CallInstruction) ssa.Value {
+	if b, ok := call.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
+		return call.Common().Args[0]
 	}
 	return nil
 }

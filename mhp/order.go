@@ -106,6 +106,7 @@ type Order struct {
 	empty     *bitset.BitSet
 
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
+	drains    map[uint32]*drain                  // by go event: its goroutines' windows, if they are drained (drainOf)
 	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
 	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
 	once      *onceRuns                          // the functions that run inside one run of a sync.Once's f (once.go)
@@ -145,7 +146,7 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
 		afters: map[afterKey]*afterSet{}, aftersBy: map[string]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
-		joins: map[uint32][]uint32{}, pending: map[*ssa.Function][]*bitset.BitSet{},
+		joins: map[uint32][]uint32{}, drains: map[uint32]*drain{}, pending: map[*ssa.Function][]*bitset.BitSet{},
 		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{},
 		avoiding: map[string]*bitset.BitSet{}, repeatsAt: map[*ssa.BasicBlock]bool{}, made: map[*ssa.Function]ssa.Value{}, lifted: map[liftKey]frame{}}
 	o.children = make([][]uint32, len(gs.List))
