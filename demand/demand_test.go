@@ -148,6 +148,50 @@ func TestHolders(t *testing.T) {
 	}
 }
 
+// A callback reached through a function value that a shared closure
+// captured (testdata/races/demand_captured_callback): at k = 1 one closure
+// object and one captured variable stand for both runners, so main seems
+// to call the goroutine's callback. The loop raises the sites of the
+// object the dynamic call runs in and of the variable it loads the
+// function from, and the false race goes; where main's own callback
+// writes too (demand_captured_callback_racy), the race stays.
+func TestDynamicCallers(t *testing.T) {
+	tests := []struct {
+		dir    string
+		stays  []string
+		raised []string // sites whose k the loop must raise
+	}{
+		{"demand_captured_callback", nil, []string{"make closure (*runner).run$1 [t0]", "new func() (fn)"}},
+		{"demand_captured_callback_racy", []string{"main.go:21:18 main.go:24:17"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			a, once := firstRun(t, pointsto.Config{Patterns: []string{"./testdata/races/" + tt.dir}})
+			if len(once.Races.Races) <= len(tt.stays) {
+				t.Fatalf("at k = 1 only %v is reported: the test checks nothing", racePositions(once))
+			}
+			res, err := Run(a, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := racePositions(res); !slices.Equal(got, tt.stays) {
+				t.Errorf("after %d iterations, races %v, want %v", len(res.Iterations), got, tt.stays)
+			}
+			raised := map[string]bool{}
+			for h, k := range res.Sigma.Sites {
+				if k > 1 {
+					raised[a.Facts.Site(h).Value.String()] = true
+				}
+			}
+			for _, want := range tt.raised {
+				if !raised[want] {
+					t.Errorf("k not raised at %q; raised: %v", want, raised)
+				}
+			}
+		})
+	}
+}
+
 // The first run splits no site by test root, so two tests' caches are one
 // object and each test's janitor seems to run the other test's callback
 // (testdata/races/tests_own_callbacks); the loop splits by root the sites

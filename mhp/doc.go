@@ -148,6 +148,13 @@
 // or whose object came to the activation of one by plain calls from the
 // activation that allocated it, run in one goroutine (oneActivation).
 //
+// Besides happens-before, two accesses in one function that only the
+// branch taken when an atomic Add on a counter returns a constant can
+// reach run in one goroutine: the counter exists once and only Adds of
+// one sign change it after its initial value, so the Adds return
+// distinct values and one at most enters the branch (the last goroutine
+// out closes the door; lastout.go).
+//
 // Besides happens-before, two accesses of one function literal that runs
 // in at most one instance of a goroutine are ordered: the literal is
 // handed once to one call of a function whose go statement starts the

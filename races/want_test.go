@@ -131,6 +131,7 @@ var knownWrong = map[string]string{
 	"cond_write_after_signal_racy":  "sync.Cond is not modeled: the race is found, and a false one with it",
 	"context_cancel":                "context cancellation (close inside the context package) is not modeled",
 	"ctor_two_objects":              "needs k = 2 at the constructor's allocation site (the demand loop, issue 5)",
+	"demand_captured_callback":      "needs k = 2 at the closure's and its captured variable's sites (the demand loop: demand.TestDynamicCallers)",
 	"demand_container":              "needs k = 2 at the map's and at its holder's site (the demand loop: demand.TestHolders)",
 	"lock_retaken_other_field_racy": "evict's c.count-- is paired with itself: the loop's clean goroutines run one per cache, but c, the range's variable, points to both caches, so two instances are taken to reach the first cache",
 	"naik_fig3_1_thrd_this":         "goroutine-disjoint objects are not proved (condmustnot)",
