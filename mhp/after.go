@@ -342,7 +342,7 @@ func (p *Pair) Ordered(ga, gb uint32) bool {
 		return true // one goroutine runs one instruction at a time
 	}
 	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || p.orderedByAccesses() ||
-		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) {
+		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) || o.groupJoined(a, ga, b, gb) || o.groupJoined(b, gb, a, ga) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {

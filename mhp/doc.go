@@ -114,6 +114,16 @@
 //     whichever of the start and the Wait came first orders a and b
 //     (countedGoroutine). The location names the concrete WaitGroup, so
 //     none need be Unique;
+//   - a WaitGroup in an object that a helper's go statement counts and
+//     another helper waits on, for any location (errgroup's Go and Wait
+//     around results[i]): a in a goroutine started only by go statement S
+//     of helper Mg, right after an Add on field f of Mg's parameter, whose
+//     literal defers, once and first, a Done on that field that runs last;
+//     every call of Mg that b's single goroutine makes in the goroutine's
+//     context is in one function W that runs once, on one value v, and b
+//     follows a Wait on field f of v in W (or a call of W, which waits
+//     before each return), with no call of Mg between (groupwait.go;
+//     also for a whole call, CallOrdered);
 //   - inits run before every root; tests run one after another, except two
 //     tests that both (may) call t.Parallel; so do the goroutines that
 //     the testing package starts and waits for (t.Run's subtests, a
