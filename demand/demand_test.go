@@ -284,13 +284,10 @@ func TestAgreesWithK3(t *testing.T) {
 // refines only allocation sites where races remain, and k = 3 disagree,
 // since abstract goroutines merged at k = 1 make mhp miss races or report
 // false ones; races' knownWrong has each cause. The test fails when one
-// agrees, so that the list only shrinks.
-var knownLoopDisagrees = map[string]string{
-	"waitgroup_go":                 "false race: the goroutine inside WaitGroup.Go is shared by the programs of the load",
-	"waitgroup_go_nested_racy":     "missed: one abstract goroutine for the closures of both wg.Go calls",
-	"waitgroup_go_two_groups":      "false race of each group's function with itself, which k = 3 removes and the loop, run over the whole corpus, stops before reaching",
-	"waitgroup_go_two_groups_racy": "false race of wg4's function with itself, which k = 3 removes and the loop, run over the whole corpus, stops before reaching",
-}
+// agrees, so that the list only shrinks. Empty since the loop refines the
+// objects a dynamic call of a racing access's function runs in and loads
+// its function value from (dynamicCallers): WaitGroup.Go's captured f.
+var knownLoopDisagrees = map[string]string{}
 
 // knownLoopDisagree returns the knownLoopDisagrees program of a race among rs
 // that describe describes as r, or "".

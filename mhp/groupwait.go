@@ -38,8 +38,10 @@ import (
 // binding), or of a static call, on r, of a function D that calls Done on
 // field f of its parameter on every path to return, with no defer, no
 // recover and nothing after a Done but its return. Every call of Mg that
-// gp may run is a plain call in one function W, which runs at most once in
-// an execution, passing one value v fixed in W's activation as r. A call
+// gp may run into the context S runs in for gx (other contexts start
+// other goroutines) is a plain static call in one function W, which runs
+// at most once in an execution, passing one value v fixed in W's
+// activation as r. A call
 // in W waits on field f of v (Wait itself on &v.f, or a static call, on
 // v, of a function that calls Wait on field f of its parameter on every
 // path to return); p is after such a Wait in W with no call of Mg between
@@ -169,7 +171,7 @@ func (o *Order) waitedInCaller(mg *ssa.Function, ctx pointsto.Ctx, z, field int,
 		if !slices.Contains(o.gs.Of(caller), gp) || !slices.Contains(o.spawnerCtxs[i], ctx) {
 			continue
 		}
-		if !ok || z >= len(call.Call.Args) || w != nil && (call.Parent() != w || call.Call.Args[z] != v) {
+		if !ok || call.Call.StaticCallee() != mg || w != nil && (call.Parent() != w || call.Call.Args[z] != v) {
 			return false
 		}
 		w, v = call.Parent(), call.Call.Args[z]
