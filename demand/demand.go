@@ -228,6 +228,7 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 	}
 	objs = append(objs, holders(r, objs)...)
 	objs = append(objs, accessObjects(r, rr)...)
+	objs = append(objs, dynamicCallers(r, rr)...)
 	// Without tests, benchmarks, fuzz targets or examples, no context has a
 	// root base to keep.
 	if len(f.TestEntries()) > 0 {
@@ -369,6 +370,63 @@ func accessObjects(r *pointsto.Result, rr *races.Result) []pointsto.Ctx {
 			if es := cs.Elements(c); len(es) > 0 && es[0].Site {
 				out = append(out, c)
 			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dynamicCallers returns, for the calls through a function value or an
+// interface that may call the function of a racing access, the object in
+// whose context the call runs (a closure, a receiver) and the objects the
+// function value is loaded from there (a captured variable, a field):
+// while such an object stands for several, the call merges the values of
+// all, and the access's function is called from contexts that never pass
+// it (one test's callback run by another test's call through a shared
+// helper's closure).
+func dynamicCallers(r *pointsto.Result, rr *races.Result) []pointsto.Ctx {
+	f, cs := r.Facts, r.Contexts
+	raced := map[uint32]bool{} // M of a racing access
+	for _, race := range rr.Races {
+		for _, a := range race.Accesses {
+			raced[f.AccessFunc(a.E)] = true
+		}
+	}
+	loadedFrom := map[uint32][]uint32{} // V -> the pointers it is loaded through
+	for _, t := range f.Tuples("load") {
+		loadedFrom[t[0]] = append(loadedFrom[t[0]], t[1])
+	}
+	dynamic := map[uint32][]uint32{} // I -> the pointers its function value is loaded through
+	for _, t := range f.Tuples("dynCall") {
+		dynamic[t[0]] = append(dynamic[t[0]], loadedFrom[t[1]]...)
+	}
+	for _, t := range f.Tuples("invoke") {
+		dynamic[t[0]] = append(dynamic[t[0]], loadedFrom[t[1]]...)
+	}
+	seen := map[pointsto.Ctx]bool{}
+	var out []pointsto.Ctx
+	add := func(o pointsto.Ctx) {
+		if !seen[o] {
+			seen[o] = true
+			if es := cs.Elements(o); len(es) > 0 && es[0].Site {
+				out = append(out, o)
+			}
+		}
+	}
+	type ctxPtr struct{ c, v uint32 }
+	ptrs := map[ctxPtr]bool{}
+	for t := range r.Tuples("callEdge") {
+		c, i, m := t[0], t[1], t[3]
+		if ptr, ok := dynamic[i]; ok && raced[m] {
+			add(c)
+			for _, v := range ptr {
+				ptrs[ctxPtr{c, v}] = true
+			}
+		}
+	}
+	for t := range r.Tuples("pt") {
+		if ptrs[ctxPtr{t[0], t[1]}] {
+			add(t[2])
 		}
 	}
 	slices.Sort(out)

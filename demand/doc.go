@@ -25,7 +25,12 @@
 // funnel. The abstract objects of the remaining races (the object of each
 // race's location), the objects holding them (a field, element or content
 // pointing to them, a closure bound to them) and the objects in whose
-// context a racing access touches them (a receiver, a closure), where not
+// context a racing access touches them (a receiver, a closure), the
+// objects in whose context a call through a function value or an
+// interface may call a racing access's function, with the objects that
+// function value is loaded from (a closure's captured variable: while it
+// stands for several, the call runs callbacks that only other contexts
+// pass), where not
 // refined before and where their context does not repeat a site, give the
 // next Sigma: every site in the object, allocation sites and the call
 // sites that Go's hybrid contexts hold (DESIGN.md, section 3), gets k =

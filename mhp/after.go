@@ -323,7 +323,7 @@ type Pair struct {
 	o    *Order
 	a, b ssa.Instruction
 	// byAccesses: 0 until decided, 1 if the accesses alone order a and b
-	// (sameOnceRun, oneActivation, sameOnceObject, ownWaitGroup), -1 if not.
+	// (sameOnceRun, oneActivation, sameOnceObject, ownWaitGroup, lastOut), -1 if not.
 	byAccesses int8
 }
 
@@ -342,7 +342,7 @@ func (p *Pair) Ordered(ga, gb uint32) bool {
 		return true // one goroutine runs one instruction at a time
 	}
 	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.drainedPair(a, ga, b, gb) || p.orderedByAccesses() ||
-		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) {
+		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) || o.groupJoined(a, ga, b, gb) || o.groupJoined(b, gb, a, ga) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {
@@ -358,7 +358,7 @@ func (p *Pair) orderedByAccesses() bool {
 	if p.byAccesses == 0 {
 		o, a, b := p.o, p.a, p.b
 		p.byAccesses = -1
-		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) {
+		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) || o.lastOut(a, b) {
 			p.byAccesses = 1
 		}
 	}

@@ -38,6 +38,11 @@ func (o *Order) CallOrdered(call ssa.CallInstruction, ga uint32, b ssa.Instructi
 	if s := o.after(b, gb); s.W.Test(uint(ga)) || o.acq(c).IntersectionCardinality(s.A) > 0 {
 		return true
 	}
+	// b before the call starts, or b's goroutine instance started after
+	// the call, which starts none (groupJoined).
+	if o.groupJoined(b, gb, c, ga) && !o.callMayRun(c, o.starts[gb]) {
+		return true
+	}
 	instrs := c.Block().Instrs
 	k := slices.Index(instrs, ssa.Instruction(c))
 	if k < 0 || k+1 >= len(instrs) {

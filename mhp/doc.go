@@ -114,6 +114,16 @@
 //     whichever of the start and the Wait came first orders a and b
 //     (countedGoroutine). The location names the concrete WaitGroup, so
 //     none need be Unique;
+//   - a WaitGroup in an object that a helper's go statement counts and
+//     another helper waits on, for any location (errgroup's Go and Wait
+//     around results[i]): a in a goroutine started only by go statement S
+//     of helper Mg, right after an Add on field f of Mg's parameter, whose
+//     literal defers, once and first, a Done on that field that runs last;
+//     every call of Mg that b's single goroutine makes in the goroutine's
+//     context is in one function W that runs once, on one value v, and b
+//     follows a Wait on field f of v in W (or a call of W, which waits
+//     before each return), with no call of Mg between (groupwait.go;
+//     also for a whole call, CallOrdered);
 //   - inits run before every root; tests run one after another, except two
 //     tests that both (may) call t.Parallel; so do the goroutines that
 //     the testing package starts and waits for (t.Run's subtests, a
@@ -160,6 +170,13 @@
 // or a parameter bound only to fresh allocations each handed to one call),
 // or whose object came to the activation of one by plain calls from the
 // activation that allocated it, run in one goroutine (oneActivation).
+//
+// Besides happens-before, two accesses in one function that only the
+// branch taken when an atomic Add on a counter returns a constant can
+// reach run in one goroutine: the counter exists once and only Adds of
+// one sign change it after its initial value, so the Adds return
+// distinct values and one at most enters the branch (the last goroutine
+// out closes the door; lastout.go).
 //
 // Besides happens-before, two accesses of one function literal that runs
 // in at most one instance of a goroutine are ordered: the literal is

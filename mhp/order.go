@@ -94,16 +94,19 @@ type Order struct {
 	goexits            []bool                         // by M: a call of it may run runtime.Goexit
 	cg                 *callGraph
 
-	syncObjs  map[uint32][]uint32 // WaitGroup call I -> objects
-	unique    *bitset.BitSet      // the objects that stand for one concrete object (Unique)
-	mutexes   map[uint32][]uint32 // Lock or Unlock event -> the mutexes it may use, sorted
-	lockFns   map[uint32]bool     // the Lock methods (mutexMethods)
-	unmodeled map[uint32]bool     // mutexes that may be unlocked other than by an Unlock event
-	afters    map[afterKey]*afterSet
-	aftersBy  map[string]*afterSet // the sets of afters, by what they depend on (after)
-	tested    []*bitset.BitSet     // by goroutine: mayTested
-	basic     map[uint32]*afterSet // by acquire event: what happens after it, without matching
-	empty     *bitset.BitSet
+	syncObjs    map[uint32][]uint32       // WaitGroup call I -> objects
+	unique      *bitset.BitSet            // the objects that stand for one concrete object (Unique)
+	allocSites  map[*ssa.Alloc]uint32     // the site of each Alloc (findOnceSites)
+	onceSites   map[uint32]bool           // the sites all of whose objects are Unique
+	spawnerCtxs map[uint32][]pointsto.Ctx // by call site of a function with a go statement: its callee contexts
+	mutexes     map[uint32][]uint32       // Lock or Unlock event -> the mutexes it may use, sorted
+	lockFns     map[uint32]bool           // the Lock methods (mutexMethods)
+	unmodeled   map[uint32]bool           // mutexes that may be unlocked other than by an Unlock event
+	afters      map[afterKey]*afterSet
+	aftersBy    map[string]*afterSet // the sets of afters, by what they depend on (after)
+	tested      []*bitset.BitSet     // by goroutine: mayTested
+	basic       map[uint32]*afterSet // by acquire event: what happens after it, without matching
+	empty       *bitset.BitSet
 
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
 	drains    map[uint32]*drain                  // by go event: its goroutines' windows, if they are drained (drainOf)
@@ -165,6 +168,8 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	o.unique = gs.Unique(r)
 	o.lockAcquires(o.unique)
 	o.findOnceRuns(r, o.unique)
+	o.findOnceSites(r)
+	o.findSpawnerCtxs(r)
 	return o
 }
 

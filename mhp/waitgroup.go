@@ -252,18 +252,24 @@ func (o *Order) mayRunBetween(w, b ssa.Instruction, evs []uint32) bool {
 			instrs = blk.Instrs // b's block runs again before b, without w
 		}
 		for _, instr := range instrs {
-			if _, ok := instr.(ssa.CallInstruction); !ok {
-				continue
-			}
-			i, ok := o.cg.callOf[instr]
-			if !ok {
+			if call, ok := instr.(ssa.CallInstruction); ok && o.callMayRun(call, evs) {
 				return true
 			}
-			for _, m := range o.callees(i) {
-				if slices.ContainsFunc(evs, func(ev uint32) bool { return o.mayExec[m].Test(uint(ev)) }) {
-					return true
-				}
-			}
+		}
+	}
+	return false
+}
+
+// callMayRun reports whether call may run one of the events evs, or calls
+// functions we do not know.
+func (o *Order) callMayRun(call ssa.CallInstruction, evs []uint32) bool {
+	i, ok := o.cg.callOf[call]
+	if !ok {
+		return true
+	}
+	for _, m := range o.callees(i) {
+		if slices.ContainsFunc(evs, func(ev uint32) bool { return o.mayExec[m].Test(uint(ev)) }) {
+			return true
 		}
 	}
 	return false
@@ -319,7 +325,7 @@ func deferredDone(k *ssa.Function, fa frame, field int) bool {
 				return true
 			}
 			for z, arg := range d.Call.Args {
-				if settled(arg, d) == fa.root && z < len(callee.Params) && donesOnEveryReturn(callee, callee.Params[z], field) {
+				if settled(arg, d) == fa.root && z < len(callee.Params) && callsOnEveryReturn(callee, callee.Params[z], field, isDoneMethod) {
 					return true
 				}
 			}
@@ -328,31 +334,32 @@ func deferredDone(k *ssa.Function, fa frame, field int) bool {
 	return false
 }
 
-// donesOnEveryReturn reports whether fn calls Done on field of its
-// parameter p before every return, and cannot resume after a panic.
-func donesOnEveryReturn(fn *ssa.Function, p *ssa.Parameter, field int) bool {
+// callsOnEveryReturn reports whether fn calls a function that is (Done or
+// Wait) on field of its parameter p before every return, and cannot
+// resume after a panic.
+func callsOnEveryReturn(fn *ssa.Function, p *ssa.Parameter, field int, is func(*ssa.Function) bool) bool {
 	if fn.Recover != nil || len(fn.Blocks) == 0 {
 		return false
 	}
-	var dones []ssa.Instruction
+	var calls []ssa.Instruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue
 			}
-			if base, f, ok := waitGroupField(call); ok && base == p && f == field && isDoneMethod(call.Call.StaticCallee()) {
-				dones = append(dones, call)
+			if base, f, ok := waitGroupField(call); ok && base == p && f == field && is(call.Call.StaticCallee()) {
+				calls = append(calls, call)
 			}
 		}
 	}
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if ok && !slices.ContainsFunc(dones, func(d ssa.Instruction) bool { return pointsto.RunsBefore(d, ret) }) {
+		if ok && !slices.ContainsFunc(calls, func(d ssa.Instruction) bool { return pointsto.RunsBefore(d, ret) }) {
 			return false
 		}
 	}
-	return len(dones) > 0
+	return len(calls) > 0
 }
 
 // fnEvents returns the events of one kind in function fn.
@@ -455,13 +462,16 @@ func countedBeforeShared(alloc *ssa.Alloc, add ssa.Instruction) bool {
 
 // isDoneMethod reports whether fn is sync.WaitGroup's Done.
 func isDoneMethod(fn *ssa.Function) bool {
-	return fn.Name() == "Done" && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Signature.Recv() != nil &&
-		fn.Signature.Recv().Type().String() == "*sync.WaitGroup"
+	return fn != nil && fn.Name() == "Done" && isWaitGroupFunc(fn)
 }
 
 // isWaitGroupMethod reports whether call calls a method of sync.WaitGroup.
 func isWaitGroupMethod(call ssa.CallInstruction) bool {
-	fn := call.Common().StaticCallee()
+	return isWaitGroupFunc(call.Common().StaticCallee())
+}
+
+// isWaitGroupFunc reports whether fn is a method of sync.WaitGroup.
+func isWaitGroupFunc(fn *ssa.Function) bool {
 	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Signature.Recv() != nil &&
 		fn.Signature.Recv().Type().String() == "*sync.WaitGroup"
 }
