@@ -778,18 +778,7 @@ func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32
 // tools that do not watch its stages. A package that fails to load is an
 // error.
 func Analyze(cfg pointsto.Config, opts Options) (*Result, error) {
-	prog, err := pointsto.Load(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if len(prog.Errors) > 0 {
-		return nil, fmt.Errorf("load errors: %v", prog.Errors)
-	}
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		return nil, err
-	}
-	a, err := pointsto.NewAnalyzer(facts)
+	a, err := pointsto.LoadAnalyzer(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -29,18 +29,7 @@ func analyzerOf(t testing.TB, cfg pointsto.Config) *pointsto.Analyzer {
 		}
 		cfg.Dir = root
 	}
-	prog, err := pointsto.Load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(prog.Errors) > 0 {
-		t.Fatalf("load errors: %v", prog.Errors)
-	}
-	f, err := pointsto.Extract(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := pointsto.NewAnalyzer(f)
+	a, err := pointsto.LoadAnalyzer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

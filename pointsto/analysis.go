@@ -61,6 +61,24 @@ type ciResult struct {
 // NewAnalyzer runs the context-insensitive pass over f.
 func NewAnalyzer(f *Facts) (*Analyzer, error) { return NewRecordingAnalyzer(f, nil) }
 
+// LoadAnalyzer loads the packages of cfg, extracts their facts and runs
+// the context-insensitive pass: the whole front of the pipeline in one
+// call, for tests and tools. A package that fails to load is an error.
+func LoadAnalyzer(cfg Config) (*Analyzer, error) {
+	prog, err := Load(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(prog.Errors) > 0 {
+		return nil, fmt.Errorf("load errors: %v", prog.Errors)
+	}
+	f, err := Extract(prog)
+	if err != nil {
+		return nil, err
+	}
+	return NewAnalyzer(f)
+}
+
 // NewRecordingAnalyzer is NewAnalyzer that also hands record, if not nil,
 // ci.dl's database once it has run, for reading only (chordgo facts
 // writes its inputs); the analyzer does not keep it.

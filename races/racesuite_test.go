@@ -27,21 +27,11 @@ func TestRaceSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := pointsto.Load(pointsto.Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
+	a, err := pointsto.LoadAnalyzer(pointsto.Config{Dir: suite.Dir, Patterns: []string{"."}, Tests: true, Tags: []string{"race"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(prog.Errors) > 0 {
-		t.Fatalf("load errors: %v", prog.Errors)
-	}
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := pointsto.NewAnalyzer(facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := a.Facts
 	r, err := a.Run(pointsto.NewSigma())
 	if err != nil {
 		t.Fatal(err)

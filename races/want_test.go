@@ -58,18 +58,7 @@ func analyzeEach() ([]races.Race, *pointsto.Facts, error) {
 // analyzer loads the packages of pattern, relative to dir, with their
 // tests, and extracts their facts.
 func analyzer(dir, pattern string) (*pointsto.Analyzer, error) {
-	prog, err := pointsto.Load(pointsto.Config{Patterns: []string{pattern}, Dir: dir, Tests: true})
-	if err != nil {
-		return nil, err
-	}
-	if len(prog.Errors) > 0 {
-		return nil, fmt.Errorf("load errors: %v", prog.Errors)
-	}
-	facts, err := pointsto.Extract(prog)
-	if err != nil {
-		return nil, err
-	}
-	return pointsto.NewAnalyzer(facts)
+	return pointsto.LoadAnalyzer(pointsto.Config{Patterns: []string{pattern}, Dir: dir, Tests: true})
 }
 
 var (

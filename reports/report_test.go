@@ -67,18 +67,7 @@ func analyzePatterns(t testing.TB, dir string, patterns ...string) (*pointsto.Re
 // analyzerOf loads cfg and runs the context-insensitive pass.
 func analyzerOf(t testing.TB, cfg pointsto.Config) *pointsto.Analyzer {
 	t.Helper()
-	prog, err := pointsto.Load(cfg)
-	if err == nil && len(prog.Errors) > 0 {
-		err = fmt.Errorf("load errors: %v", prog.Errors)
-	}
-	var facts *pointsto.Facts
-	if err == nil {
-		facts, err = pointsto.Extract(prog)
-	}
-	var a *pointsto.Analyzer
-	if err == nil {
-		a, err = pointsto.NewAnalyzer(facts)
-	}
+	a, err := pointsto.LoadAnalyzer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
