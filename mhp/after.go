@@ -323,7 +323,8 @@ type Pair struct {
 	o    *Order
 	a, b ssa.Instruction
 	// byAccesses: 0 until decided, 1 if the accesses alone order a and b
-	// (sameOnceRun, oneActivation, sameOnceObject, ownWaitGroup, lastOut), -1 if not.
+	// (sameOnceRun, oneActivation, sameOnceObject, ownWaitGroup, lastOut, published,
+	// countedOut), -1 if not.
 	byAccesses int8
 }
 
@@ -358,7 +359,8 @@ func (p *Pair) orderedByAccesses() bool {
 	if p.byAccesses == 0 {
 		o, a, b := p.o, p.a, p.b
 		p.byAccesses = -1
-		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) || o.lastOut(a, b) {
+		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) || o.lastOut(a, b) || o.published(a, b) ||
+			o.countedOut(a, b) || o.countedOut(b, a) {
 			p.byAccesses = 1
 		}
 	}

@@ -178,6 +178,25 @@
 // distinct values and one at most enters the branch (the last goroutine
 // out closes the door; lastout.go).
 //
+// A counted last goroutine out (counted.go) orders more: access a before
+// a plain call of an atomic Add on such a counter, in a's function, and b
+// after a channel acquire whose partners all lie in the door, when the
+// counter starts at a constant, every Add adds one constant d, and the
+// Adds can run at most (K-I)/d times (counted over the call graph from
+// the roots, loops by their constant trip counts): the door opens only
+// after every Add, and the count is tight, so a's activation made its Add.
+//
+// Besides happens-before, two accesses to an object published by an
+// atomic store (publish.go): one made before the store, through a value
+// that holds a fresh object of its activation (allocated there, or
+// returned fresh by a callee) which leaves the activation only through
+// atomic stores of a Value or Pointer that the access does not follow, and
+// the other made likewise, or through a value an atomic Load (or Swap) of
+// a Value or Pointer returned, when every atomic store of the program that
+// may store a value of that type stores such a fresh object or a loaded
+// value (copy-on-write maps behind an atomic.Value). The load synchronizes
+// with the store it reads, which follows the first publication.
+//
 // Besides happens-before, two accesses of one function literal that runs
 // in at most one instance of a goroutine are ordered: the literal is
 // handed once to one call of a function whose go statement starts the

@@ -58,31 +58,55 @@ func (o *Order) lastOut(a, b ssa.Instruction) bool {
 // when one atomic Add on a counter that only such Adds change returns a
 // constant (lastOut's conditions).
 func (o *Order) enteredOnce(b *ssa.BasicBlock) bool {
+	_, _, _, ok := o.door(b)
+	return ok
+}
+
+// door returns, when block b is entered only by the branch taken when an
+// atomic Add returns constant k, the Add, k and the counter, if the counter
+// exists at most once and only such Adds change it (lastOut's conditions),
+// with its uses.
+func (o *Order) door(b *ssa.BasicBlock) (*ssa.Call, constant.Value, *counterUses, bool) {
 	if len(b.Preds) != 1 {
-		return false
+		return nil, nil, nil, false
 	}
 	br, ok := b.Preds[0].Instrs[len(b.Preds[0].Instrs)-1].(*ssa.If)
 	if !ok {
-		return false
+		return nil, nil, nil, false
 	}
 	cmp, ok := br.Cond.(*ssa.BinOp)
 	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ || (cmp.Op == token.EQL) != (br.Block().Succs[0] == b) {
-		return false
+		return nil, nil, nil, false
 	}
 	call, k := cmp.X, cmp.Y
 	if _, ok := k.(*ssa.Const); !ok {
 		call, k = k, call
 	}
 	add, ok := call.(*ssa.Call)
-	if _, isConst := k.(*ssa.Const); !ok || !isConst {
-		return false
+	kc, isConst := k.(*ssa.Const)
+	if !ok || !isConst || kc.Value == nil {
+		return nil, nil, nil, false
 	}
 	sign, ok := atomicAddSign(add)
 	if !ok {
-		return false
+		return nil, nil, nil, false
 	}
 	cell, ok := boundAlloc(add.Call.Args[0])
-	return ok && o.allocatedOnce(cell) && onlyMonotone(cell, cell, sign)
+	if !ok || !o.allocatedOnce(cell) {
+		return nil, nil, nil, false
+	}
+	uses := &counterUses{cell: cell}
+	if !onlyMonotone(cell, cell, sign, uses) {
+		return nil, nil, nil, false
+	}
+	return add, kc.Value, uses, true
+}
+
+// counterUses are the stores and atomic Adds of a counter (onlyMonotone).
+type counterUses struct {
+	cell   *ssa.Alloc
+	stores []*ssa.Store
+	adds   []ssa.CallInstruction
 }
 
 // atomicAddSign returns the sign of the constant delta when call is one of
@@ -152,7 +176,7 @@ func madeBy(fn *ssa.Function) (*ssa.MakeClosure, bool) {
 // Load, an atomic Add of a constant of sign, or, for cell, a store in its
 // block before every use there that may hand it on; a closure v is bound
 // to is checked through its free variable.
-func onlyMonotone(v ssa.Value, cell *ssa.Alloc, sign int) bool {
+func onlyMonotone(v ssa.Value, cell *ssa.Alloc, sign int, uses *counterUses) bool {
 	var stores, shares []ssa.Instruction
 	for _, ref := range *v.Referrers() {
 		switch r := ref.(type) {
@@ -166,10 +190,11 @@ func onlyMonotone(v ssa.Value, cell *ssa.Alloc, sign int) bool {
 				return false
 			}
 			stores = append(stores, r)
+			uses.stores = append(uses.stores, r)
 		case *ssa.MakeClosure:
 			fn := r.Fn.(*ssa.Function)
 			for z, bv := range r.Bindings {
-				if bv == v && !onlyMonotone(fn.FreeVars[z], cell, sign) {
+				if bv == v && !onlyMonotone(fn.FreeVars[z], cell, sign, uses) {
 					return false
 				}
 			}
@@ -178,6 +203,9 @@ func onlyMonotone(v ssa.Value, cell *ssa.Alloc, sign int) bool {
 			s, ok := atomicAddSign(r)
 			if !(ok && s == sign || isAtomicLoad(r)) || r.Common().Args[0] != v || slices.Contains(r.Common().Args[1:], v) {
 				return false
+			}
+			if ok {
+				uses.adds = append(uses.adds, r)
 			}
 			shares = append(shares, r)
 		default:

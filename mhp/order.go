@@ -126,7 +126,12 @@ type Order struct {
 	// on the SSA alone and are asked again for every pair of accesses.
 	repeatsAt map[*ssa.BasicBlock]bool
 	made      map[*ssa.Function]ssa.Value
-	lifted    map[liftKey]frame // lift, by instruction and value: the pair rules ask for each access's frame again
+	lifted    map[liftKey]frame              // lift, by instruction and value: the pair rules ask for each access's frame again
+	freshFns  map[*ssa.Function]bool         // returnsFresh, by function
+	dirty     *dirtyPublish                  // dirtyStores, once
+	entrySet  map[uint32]bool                // the roots and initializers (isEntry)
+	res       *pointsto.Result               // for the points-to of stored values (dirtyStores)
+	cellAdds  map[*ssa.Function][]counterAdd // counterAdds, by function
 
 	// work counts the steps of the fixpoints and searches (see Work).
 	work uint64
@@ -146,12 +151,13 @@ type afterSet struct{ W, A *bitset.BitSet }
 // functions a call site may call (pointsto's call graph projection).
 func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint32) *Order {
 	f := r.Facts
-	o := &Order{gs: gs, f: f, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
+	o := &Order{gs: gs, f: f, res: r, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
 		afters: map[afterKey]*afterSet{}, aftersBy: map[string]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
 		blockEv: map[*ssa.BasicBlock][]uint32{}, acqAt: map[ssa.Instruction]*bitset.BitSet{},
 		joins: map[uint32][]uint32{}, drains: map[uint32]*drain{}, pending: map[*ssa.Function][]*bitset.BitSet{},
 		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{},
-		avoiding: map[string]*bitset.BitSet{}, repeatsAt: map[*ssa.BasicBlock]bool{}, made: map[*ssa.Function]ssa.Value{}, lifted: map[liftKey]frame{}}
+		avoiding: map[string]*bitset.BitSet{}, repeatsAt: map[*ssa.BasicBlock]bool{}, made: map[*ssa.Function]ssa.Value{}, lifted: map[liftKey]frame{},
+		freshFns: map[*ssa.Function]bool{}, cellAdds: map[*ssa.Function][]counterAdd{}}
 	o.children = make([][]uint32, len(gs.List))
 	for g, gr := range gs.List {
 		for _, p := range gr.Parents {

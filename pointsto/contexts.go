@@ -198,6 +198,7 @@ type ctxFacts struct {
 	subObj    []uint32 // o, f, o2
 	callCtx   []uint32 // c, i, c2
 	selfCtx   []uint32 // m
+	goCtx     []uint32 // i, o, c2
 }
 
 // add adds the facts to db.
@@ -208,6 +209,7 @@ func (cf *ctxFacts) add(db *datalog.Database) error {
 	}{
 		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
 		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
+		{"goCtx", cf.goCtx},
 	} {
 		if err := db.AddFlat(r.name, r.data); err != nil {
 			return fmt.Errorf("pointsto: %w", err)
@@ -219,7 +221,7 @@ func (cf *ctxFacts) add(db *datalog.Database) error {
 // empty reports whether there are no facts.
 func (cf *ctxFacts) empty() bool {
 	return len(cf.entryCtx)+len(cf.newObj)+len(cf.newObjIn)+len(cf.globalObj)+
-		len(cf.objSite)+len(cf.subObj)+len(cf.callCtx)+len(cf.selfCtx) == 0
+		len(cf.objSite)+len(cf.subObj)+len(cf.callCtx)+len(cf.selfCtx)+len(cf.goCtx) == 0
 }
 
 // enumerator makes the contexts kobj.dl needs under sigma as the analysis
@@ -298,9 +300,16 @@ func (e *enumerator) take() ctxFacts {
 	return out
 }
 
-// addObject registers object o of site h with its sub-objects.
+// addObject registers object o of site h with its sub-objects, and the
+// context in which each go statement that may call a pointer-receiver
+// method on o starts it: the go site, then o (kobj.dl's goCtx). ci.dl's
+// points-to bounds kobj.dl's, so every receiver object a go statement
+// may have gets its context.
 func (e *enumerator) addObject(h uint32, o Ctx) {
 	e.out.objSite = append(e.out.objSite, o, h)
+	for _, i := range e.ci.goRecv[h] {
+		e.out.goCtx = append(e.out.goCtx, i, o, e.cs.intern(e.cs.nSites+i, o))
+	}
 	for _, sub := range e.ix.subSites[h] {
 		o2 := e.cs.intern(sub.h2, e.cs.tail[o])
 		e.out.subObj = append(e.out.subObj, o, sub.f, o2)
