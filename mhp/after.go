@@ -342,8 +342,12 @@ func (p *Pair) Ordered(ga, gb uint32) bool {
 	if ga == gb && (gs.List[ga].Single || a.Parent() == b.Parent() && o.oneInstance(o.funcOf(a), ga)) {
 		return true // one goroutine runs one instruction at a time
 	}
+	if ga != gb && gs.oneStarted(ga, gb) {
+		return true // never both in one execution
+	}
 	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.drainedPair(a, ga, b, gb) || p.orderedByAccesses() ||
-		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) || o.groupJoined(a, ga, b, gb) || o.groupJoined(b, gb, a, ga) {
+		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) || o.groupJoined(a, ga, b, gb) || o.groupJoined(b, gb, a, ga) ||
+		gs.branches.exclusiveNodes(ga, o.funcOf(a), gb, o.funcOf(b)) {
 		return true
 	}
 	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {

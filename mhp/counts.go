@@ -12,6 +12,7 @@ import (
 type counts struct {
 	n      map[[2]uint32]uint8 // (context, function) -> runs
 	totals map[uint32]uint8    // function -> runs over all contexts (total)
+	caps   map[uint32]uint8    // function -> runs over all contexts, without contexts (functionRuns)
 	f      *pointsto.Facts
 	loops  map[*ssa.BasicBlock]bool
 }
@@ -20,15 +21,14 @@ func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, 
 
 // countRuns counts runs over the context-sensitive call graph: a root or
 // init runs once in the empty context; a call site adds the runs of its
-// caller's context, twice over if it sits in a loop.
-func countRuns(r *pointsto.Result) *counts {
+// caller's context, twice over if it sits in a loop. A function of
+// exclusive, no two of whose call sites both run in one execution
+// (exclusivelyCalled), runs in a context at most as often as the one of
+// its sites that adds the most: the others add nothing in that execution.
+func countRuns(r *pointsto.Result, exclusive map[uint32]bool) *counts {
 	f := r.Facts
 	cn := &counts{n: map[[2]uint32]uint8{}, f: f, loops: map[*ssa.BasicBlock]bool{}}
-	type edge struct {
-		from [2]uint32
-		mult uint8
-	}
-	in := map[[2]uint32][]edge{}
+	in := map[[2]uint32][]runEdge{}
 	out := map[[2]uint32][][2]uint32{}
 	for t := range r.Tuples("callEdge") {
 		c, i, c2, m := t[0], t[1], t[2], t[3]
@@ -37,7 +37,7 @@ func countRuns(r *pointsto.Result) *counts {
 		if cn.inLoop(f.Call(i).Block()) {
 			mult = 2
 		}
-		in[to] = append(in[to], edge{from, mult})
+		in[to] = append(in[to], runEdge{from, i, mult})
 		out[from] = append(out[from], to)
 	}
 	base := map[[2]uint32]uint8{}
@@ -47,14 +47,25 @@ func countRuns(r *pointsto.Result) *counts {
 		base[node]++
 		work = append(work, node)
 	}
-	// Termination: a count only rises (its inputs do) and is capped at 2,
-	// so a node changes, and requeues its successors, at most twice.
+	// Termination: a count only rises (its inputs do; sums and maxima are
+	// monotone) and is capped at 2, so a node changes, and requeues its
+	// successors, at most twice.
 	for len(work) > 0 {
 		node := work[len(work)-1]
 		work = work[:len(work)-1]
 		sum := int(base[node])
-		for _, e := range in[node] {
-			sum += int(cn.n[e.from]) * int(e.mult)
+		if exclusive[node[1]] {
+			bySite := map[uint32]int{}
+			most := 0
+			for _, e := range in[node] {
+				bySite[e.site] += int(cn.n[e.from]) * int(e.mult)
+				most = max(most, bySite[e.site])
+			}
+			sum += most
+		} else {
+			for _, e := range in[node] {
+				sum += int(cn.n[e.from]) * int(e.mult)
+			}
 		}
 		v := uint8(min(sum, 2))
 		if v != cn.n[node] {
@@ -62,7 +73,64 @@ func countRuns(r *pointsto.Result) *counts {
 			work = append(work, out[node]...)
 		}
 	}
+	cn.caps = functionRuns(r, in, exclusive)
 	return cn
+}
+
+// A runEdge is a call site's edge from a caller's context.
+type runEdge struct {
+	from [2]uint32 // (context, function)
+	site uint32
+	mult uint8 // 2 if the site is in a loop
+}
+
+// functionRuns bounds the runs of each function over all its contexts
+// by the same count over the call graph without contexts: a root or init
+// runs once, a call site adds the runs of its caller (twice over in a
+// loop), and for a function of exclusive only its busiest site counts.
+// This can be less than the sum over contexts: a function that runs once
+// calls another in two contexts at two exclusive sites.
+func functionRuns(r *pointsto.Result, in map[[2]uint32][]runEdge, exclusive map[uint32]bool) map[uint32]uint8 {
+	f := r.Facts
+	sites := map[uint32]map[uint32]uint8{} // function -> its call sites -> mult
+	callees := map[uint32][]uint32{}       // function -> the functions it calls
+	for to, es := range in {
+		for _, e := range es {
+			if sites[to[1]] == nil {
+				sites[to[1]] = map[uint32]uint8{}
+			}
+			if _, ok := sites[to[1]][e.site]; !ok {
+				sites[to[1]][e.site] = e.mult
+				callees[e.from[1]] = append(callees[e.from[1]], to[1])
+			}
+		}
+	}
+	runs := map[uint32]uint8{}
+	base := map[uint32]int{}
+	var work []uint32
+	for _, t := range f.Tuples("entry") {
+		base[t[0]]++
+		work = append(work, t[0])
+	}
+	// Termination: as countRuns'.
+	for len(work) > 0 {
+		m := work[len(work)-1]
+		work = work[:len(work)-1]
+		sum, most := base[m], 0
+		for i, mult := range sites[m] {
+			n := int(runs[f.Caller(i)]) * int(mult)
+			sum += n
+			most = max(most, n)
+		}
+		if exclusive[m] {
+			sum = base[m] + most
+		}
+		if v := uint8(min(sum, 2)); v != runs[m] {
+			runs[m] = v
+			work = append(work, callees[m]...)
+		}
+	}
+	return runs
 }
 
 // inLoop reports whether an instruction in b may run more than once per
@@ -87,6 +155,9 @@ func (cn *counts) total(m uint32) uint8 {
 		cn.totals = map[uint32]uint8{}
 		for k, v := range cn.n {
 			cn.totals[k[1]] = min(cn.totals[k[1]]+v, 2)
+		}
+		for m, c := range cn.totals {
+			cn.totals[m] = min(c, cn.caps[m])
 		}
 	}
 	return cn.totals[m]

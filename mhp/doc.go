@@ -14,7 +14,10 @@
 //     programs it belongs to, and whether it is single (its go statement
 //     runs at most once per execution: not in a loop, in a function that
 //     runs at most once in its context, counted over the context-sensitive
-//     call graph). [Goroutines.Unique] gives the objects that exist at most
+//     call graph, and over all contexts by the call graph without them; a
+//     function no two of whose call sites run in one execution, as the
+//     subcommands of a tool chosen once, counts its busiest site's runs,
+//     not their sum: exclusive.go). [Goroutines.Unique] gives the objects that exist at most
 //     once, for condmustnot's lock proofs. A go site gets no goroutine in a
 //     context where it never runs (deadgo.go): the function's parameters
 //     are constants there (every call into a context that begins with its
@@ -196,6 +199,15 @@
 // may store a value of that type stores such a fresh object or a loaded
 // value (copy-on-write maps behind an atomic.Value). The load synchronizes
 // with the store it reads, which follows the first publication.
+//
+// Besides happens-before, two goroutines of one go statement that runs at
+// most once in an execution (its function runs at most once over all its
+// contexts, and it is not in a loop) never both run: it starts one.
+// Likewise two accesses below two branches of a function that runs once
+// that one call of it never both takes (two callees of one call, two
+// sites that cannot reach each other in its CFG), in every context and
+// goroutine that runs them: a dominator tree over (goroutine, context,
+// function) nodes finds the function (exclusive.go).
 //
 // Besides happens-before, two accesses of one function literal that runs
 // in at most one instance of a goroutine are ordered: the literal is

@@ -45,12 +45,13 @@ type Goroutine struct {
 
 // Goroutines holds the abstract goroutines of a program and what they run.
 type Goroutines struct {
-	List  []Goroutine
-	funcs [][]uint32 // by M: the goroutines that may run it, sorted
-	desc  []*bitset.BitSet
-	db    *datalog.Database
-	count *counts
-	facts *pointsto.Facts
+	List     []Goroutine
+	funcs    [][]uint32 // by M: the goroutines that may run it, sorted
+	desc     []*bitset.BitSet
+	db       *datalog.Database
+	count    *counts
+	branches *branchGraph // exclusive.go
+	facts    *pointsto.Facts
 }
 
 // Of returns the goroutines that may run function m.
@@ -191,10 +192,29 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 			}
 		}
 	}
-	gs.count = countRuns(r)
+	for g := range gs.List {
+		slices.Sort(gs.List[g].Parents)
+	}
+	gs.count = countRuns(r, nil)
+	gs.branches = newBranchGraph(r, gs)
+	gs.branches.count = gs.count
+	// Termination: the set only grows, within the functions. Counts only
+	// fall as it grows (a maximum for a sum), so what a round proved with
+	// the counts before it still holds.
+	exclusive := map[uint32]bool{}
+	for {
+		more := gs.branches.exclusivelyCalled(gs, exclusive)
+		if len(more) == 0 {
+			break
+		}
+		for m := range more {
+			exclusive[m] = true
+		}
+		gs.count = countRuns(r, exclusive)
+		gs.branches.recount(gs.count)
+	}
 	for g := range gs.List {
 		gr := &gs.List[g]
-		slices.Sort(gr.Parents)
 		slices.Sort(gr.Programs)
 		switch gr.Kind {
 		case RootGoroutine, InitGoroutine:
@@ -262,6 +282,16 @@ func goSites(f *pointsto.Facts) *bitset.BitSet {
 		s.Set(uint(t[0]))
 	}
 	return s
+}
+
+// oneStarted reports whether at most one of goroutines g1 and g2 runs in
+// an execution: one go site, not in a loop, in a function that runs at
+// most once in an execution (over all its contexts), starts both, so it
+// runs once and starts one goroutine.
+func (gs *Goroutines) oneStarted(g1, g2 uint32) bool {
+	a, b := &gs.List[g1], &gs.List[g2]
+	return a.Kind == GoGoroutine && b.Kind == GoGoroutine && a.Site == b.Site &&
+		gs.count.total(gs.facts.Caller(a.Site)) <= 1 && !gs.count.inLoop(gs.facts.Call(a.Site).Block())
 }
 
 // sequential reports whether two goroutines never run at the same time
