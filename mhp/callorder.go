@@ -3,8 +3,25 @@ package mhp
 import (
 	"slices"
 
+	"github.com/bits-and-blooms/bitset"
 	"golang.org/x/tools/go/ssa"
 )
+
+// CallOrder answers CallOrdered for one access b run by goroutine gb:
+// what follows b, and the acquires before it, are computed once for the
+// many calls and goroutines asked about.
+type CallOrder struct {
+	o      *Order
+	b      ssa.Instruction
+	gb     uint32
+	afterB *afterSet
+	acqB   *bitset.BitSet
+}
+
+// CallOrder returns the CallOrder of access b run by goroutine gb.
+func (o *Order) CallOrder(b ssa.Instruction, gb uint32) *CallOrder {
+	return &CallOrder{o: o, b: b, gb: gb, afterB: o.after(b, gb), acqB: o.acq(b)}
+}
 
 // CallOrdered reports whether, whenever goroutine ga makes the plain call
 // call and goroutine gb runs b, everything ga runs inside that call is
@@ -27,7 +44,8 @@ import (
 // at the defer statement, and a go statement's function in another
 // goroutine: neither is a plain call, and neither is ordered here. The
 // caller must be analyzed, so that may sees the events it runs.
-func (o *Order) CallOrdered(call ssa.CallInstruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+func (co *CallOrder) CallOrdered(call ssa.CallInstruction, ga uint32) bool {
+	o, b, gb := co.o, co.b, co.gb
 	c, ok := call.(*ssa.Call)
 	if !ok || !o.f.Analyzed(o.funcOf(c)) {
 		return false
@@ -35,7 +53,7 @@ func (o *Order) CallOrdered(call ssa.CallInstruction, ga uint32, b ssa.Instructi
 	if !o.gs.SameProgram(ga, gb) {
 		return true // separate processes
 	}
-	if s := o.after(b, gb); s.W.Test(uint(ga)) || o.acq(c).IntersectionCardinality(s.A) > 0 {
+	if co.afterB.W.Test(uint(ga)) || o.acq(c).IntersectionCardinality(co.afterB.A) > 0 {
 		return true
 	}
 	// b before the call starts, or b's goroutine instance started after
@@ -49,5 +67,5 @@ func (o *Order) CallOrdered(call ssa.CallInstruction, ga uint32, b ssa.Instructi
 		return false // a call always has a block terminator after it
 	}
 	s := o.after(instrs[k+1], ga)
-	return s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0
+	return s.W.Test(uint(gb)) || co.acqB.IntersectionCardinality(s.A) > 0
 }

@@ -31,9 +31,10 @@
 //     access a run by goroutine ga and access b run by gb are ordered by
 //     happens-before in every execution (a [Pair] keeps what depends on
 //     the two accesses alone, for the many goroutine pairs asked about);
-//     Order.CallOrdered(call, ga, b, gb) whether everything ga runs inside
-//     a plain call is (b before the call starts, or the call's return
-//     before b), for package races' proofs per call path (callorder.go).
+//     Order.CallOrder(b, gb).CallOrdered(call, ga) whether everything ga
+//     runs inside a plain call is (b before the call starts, or the call's
+//     return before b), for package races' proofs per call path
+//     (callorder.go).
 //
 // # Happens-before
 //

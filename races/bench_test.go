@@ -125,7 +125,8 @@ func writeModule(dir, name, src, test string, n int) (string, error) {
 // goroutine pairs, with and without a lock on the other side: the shape
 // of nats.go's and this repository's tests. It reports the unlocked
 // stage's time per run as unlocked-ns/op (which includes waiting for the
-// locksets, computed meanwhile); ns/op is the whole funnel's.
+// locksets, computed meanwhile), the proof's own as callpaths-ns/op;
+// ns/op is the whole funnel's.
 func BenchmarkCallPaths(b *testing.B) {
 	dir, err := writeModule(b.TempDir(), "paths", callPathsSrc, callPathsTest, 48)
 	benchFunnel(b, dir, err, func(st races.Stats) error {
@@ -133,7 +134,7 @@ func BenchmarkCallPaths(b *testing.B) {
 			return fmt.Errorf("no pair left of %d: the input no longer exercises the unlocked stage", st.Parallel)
 		}
 		return nil
-	}, "unlocked")
+	}, "unlocked", "callpaths")
 }
 
 // callPathsSrc is the package of BenchmarkCallPaths: counters written

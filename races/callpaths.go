@@ -1,7 +1,11 @@
 package races
 
 import (
+	"encoding/binary"
+	"maps"
 	"slices"
+
+	"github.com/bits-and-blooms/bitset"
 
 	"github.com/chordgo/chordgo/condmustnot"
 	"github.com/chordgo/chordgo/mhp"
@@ -28,7 +32,7 @@ const (
 // (go statements aside: their function runs in another goroutine)
 // satisfies one of
 //
-//   - order: i is a plain call that mhp.Order.CallOrdered orders with b
+//   - order: i is a plain call that mhp.CallOrder.CallOrdered orders with b
 //     (b before the call starts, or the call's return before b);
 //   - locks: the locks held at a when F is entered from i
 //     (condmustnot.GoroutineLocksets.ViaCalls, following the chain of call
@@ -51,36 +55,66 @@ type callPaths struct {
 	gs      *mhp.Goroutines
 	order   *mhp.Order
 	li      *lockInstances
-	callers map[uint32][]uint32 // by M: its call sites, sorted
-	roots   map[uint32]bool     // by M
+	callers [][]uint32 // by M: its call sites, sorted
+	roots   []bool     // by M
 	starts  func(g, m uint32) bool
 
-	ordered map[callOrderKey]bool
-	// orderOnly keeps the answer of a side none of whose lock queries is
-	// proved, and asks the chains at which the first pass asks a side's
-	// lock queries, by (a's function, ga, eb, gb): neither reads a
-	// otherwise (see provedSide and prove).
-	orderOnly map[callOrderKey]bool
-	asks      map[callOrderKey][]callChain
-	// chainIDs numbers the chains the first pass visits: by the number of
-	// a chain and a call site above it, the chain with that site added
-	// (the empty chain is 0).
-	chainIDs map[[2]uint32]uint32
-	// The lock proofs' instances of a entered through a chain, by (ea,
-	// ga, chain number), noLock when no lock is known held there; the
-	// pairs of instances the first pass asks for, and the pairs proved,
-	// for the second pass.
-	chains    map[[3]uint32]uint32
+	// The lock proofs' instances of an access entered through a chain,
+	// one per content (access, goroutine, locks held: the proofs read
+	// nothing else), with the access and goroutine of each; the pairs of
+	// instances the first pass asks for, and the pairs proved.
+	instances map[string]uint32
+	owner     map[uint32][2]uint32
 	queries   [][2]uint32
-	asked     map[[2]uint32]bool
 	protected map[[2]uint32]bool
+
+	memo *sideMemo
+	// Of the side being walked: the sites of the chain, b's CallOrder,
+	// and memo.ordered.
+	stack     []uint32
+	callOrder *mhp.CallOrder
+	ordered   map[uint32]bool
 }
 
-type callOrderKey struct{ i, ga, eb, gb uint32 }
+// sideMemo keeps answers of sides with one b access (eb): every key
+// below is read with eb, so the work is ordered by eb and the answers
+// dropped when the next eb begins, or when they pass callPathMemo
+// entries; each is computed again when needed, so dropping them changes
+// no answer.
+type sideMemo struct {
+	orders  map[uint32]*mhp.CallOrder     // b's in gb, by gb
+	ordered map[[2]uint32]map[uint32]bool // CallOrdered by (ga, gb) and call site
+	walks   map[[3]uint32]walk            // by (a's function, ga, gb)
+	// chainIDs numbers the chains the walks visit: by the number of a
+	// chain and a call site above it, the chain with that site added (the
+	// empty chain is 0); below gives a numbered chain's (chain, site).
+	chainIDs map[[2]uint32]uint32
+	below    [][2]uint32
+	via      map[[3]uint32]uint32 // the instance of (ea, ga, chain), noLock when none
+	asked    map[[2]uint32]bool   // the queries asked with this eb
+	size     int
+}
+
+// walk is what the walk from a side's function finds without lock
+// queries: the chains (numbers) at which it asks them, where b holds a
+// lock, and whether it proves the side without them.
+type walk struct {
+	chains []uint32
+	proved bool
+}
+
+// callPathMemo bounds a sideMemo's entries: about 100 bytes each. (A
+// variable for the test that dropping answers changes none.)
+var callPathMemo = 1 << 22
+
+func newSideMemo() *sideMemo {
+	return &sideMemo{orders: map[uint32]*mhp.CallOrder{}, ordered: map[[2]uint32]map[uint32]bool{}, walks: map[[3]uint32]walk{},
+		chainIDs: map[[2]uint32]uint32{}, below: [][2]uint32{{}}, via: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
+}
 
 // callChain is a chain of call sites from a function down to an access's
-// (innermost first), with its number (chainIDs; unnumbered: the first pass
-// did not visit it).
+// (innermost first), with its number (sideMemo.chainIDs; unnumbered: no
+// collecting walk visited it).
 type callChain struct {
 	sites []uint32
 	id    uint32
@@ -93,9 +127,9 @@ const unnumbered = ^uint32(0)
 type callPathSide struct{ ea, ga, eb, gb, b uint32 }
 
 func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, li *lockInstances, cg map[uint32][]uint32) *callPaths {
-	cp := &callPaths{f: f, gs: gs, order: order, li: li, callers: map[uint32][]uint32{}, roots: map[uint32]bool{},
-		starts: threadStarts(gs), ordered: map[callOrderKey]bool{}, orderOnly: map[callOrderKey]bool{}, asks: map[callOrderKey][]callChain{},
-		chainIDs: map[[2]uint32]uint32{}, chains: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
+	n := f.Size(pointsto.DomM)
+	cp := &callPaths{f: f, gs: gs, order: order, li: li, callers: make([][]uint32, n), roots: make([]bool, n),
+		starts: threadStarts(gs), instances: map[string]uint32{}, owner: map[uint32][2]uint32{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -110,55 +144,103 @@ func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, li *l
 	return cp
 }
 
+// sideRef is side k of a list's goroutine pairs: a is the list's e[k].
+type sideRef struct {
+	list int
+	k    int
+}
+
 // prove drops from each pair the goroutine pairs that a proof per call
 // path keeps apart, and the pairs left with none.
+//
+// A side is proved when the walk proves it without lock queries
+// (walk.proved), or with the lock queries proved at the chains where the
+// walk asks them (lockedChains): the walk can only gain from a proved
+// query (it then goes no further up from that site, and has more call
+// sites left), so the first implies the second. The first pass asks
+// every lock query any side may need, so that one run of the lock rules
+// answers them all, and answers each side by the walk without queries;
+// the second answers, with the queries proved, the sides left that have
+// one.
 func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx) bool, pairs []pair) ([]pair, error) {
-	sides := func(p pair, gp [2]uint32) [2]callPathSide {
-		return [2]callPathSide{{p.e[0], gp[0], p.e[1], gp[1], cp.li.in(p.e[1], gp[1])}, {p.e[1], gp[1], p.e[0], gp[0], cp.li.in(p.e[0], gp[0])}}
-	}
 	// Pairs with one shared id have the same accesses and one goroutine
 	// pair list: each list is proved once, and replaced, not changed.
 	lists := distinctLists(pairs)
-	// First pass: every lock query any path may need, so that one run of
-	// the lock rules answers them all. A side whose b holds no lock has
-	// none to ask. Where covered looks for the queries, it reads a only
-	// through its function, as in provedSide: the chains it visits are
-	// those of every access of the function with the same goroutines and
-	// b.
-	for _, p := range lists {
-		for _, gp := range p.gp {
-			for _, s := range sides(*p, gp) {
-				if s.b == noLock {
+	first := make([]uint, len(lists)+1) // the bit of each list's first goroutine pair
+	byB := map[uint32][]sideRef{}
+	for l, p := range lists {
+		first[l+1] = first[l] + uint(len(p.gp))
+		for k := range 2 {
+			byB[p.e[1-k]] = append(byB[p.e[1-k]], sideRef{l, k})
+		}
+	}
+	ebs := slices.Sorted(maps.Keys(byB))
+	proved := bitset.New(first[len(lists)])
+	// each calls side for every side of eb's goroutine pairs (not yet
+	// proved, with left), with the goroutine pair's bit.
+	each := func(eb uint32, left bool, side func(s callPathSide, bit uint)) {
+		cp.memo = newSideMemo()
+		for _, r := range byB[eb] {
+			p := lists[r.list]
+			for j, gp := range p.gp {
+				bit := first[r.list] + uint(j)
+				if left && proved.Test(bit) {
 					continue
 				}
-				m := cp.f.AccessFunc(s.ea)
-				key := callOrderKey{m, s.ga, s.eb, s.gb}
-				chains, ok := cp.asks[key]
-				if !ok {
-					budget := callPathSites
-					cp.covered(s, m, callChain{}, &budget, &chains)
-					cp.asks[key] = chains
-				}
-				for _, c := range chains {
-					cp.ask(s, c)
-				}
+				ga, gb := gp[r.k], gp[1-r.k]
+				side(callPathSide{p.e[r.k], ga, eb, gb, cp.li.in(eb, gb)}, bit)
 			}
 		}
 	}
-	protected, err := locks.ProveInstances(cp.li.insts, unique, cp.queries)
-	if err != nil {
+	// First pass. A side whose b holds no lock has no query to ask.
+	for _, eb := range ebs {
+		each(eb, false, func(s callPathSide, bit uint) {
+			w := cp.walk(s)
+			for _, c := range w.chains {
+				cp.ask(s, c)
+			}
+			if w.proved {
+				proved.Set(bit)
+			}
+		})
+	}
+	cp.memo = nil
+	var err error
+	if cp.protected, err = locks.ProveInstances(cp.li.insts, unique, cp.queries); err != nil {
 		return nil, err
 	}
-	cp.protected = protected
-	left := map[int][][2]uint32{} // by shared id
-	for _, p := range lists {
-		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
-			for _, s := range sides(*p, gp) {
-				if cp.provedSide(s) {
-					return true
-				}
+	// The second pass, for the sides left with a query proved: (a, ga,
+	// b), by eb.
+	withProved := map[uint32]map[[3]uint32]bool{}
+	for q := range cp.protected {
+		if o, ok := cp.owner[q[0]]; ok {
+			eb := cp.li.insts[q[1]].E
+			if withProved[eb] == nil {
+				withProved[eb] = map[[3]uint32]bool{}
 			}
-			return false
+			withProved[eb][[3]uint32{o[0], o[1], q[1]}] = true
+		}
+	}
+	for _, eb := range ebs {
+		if withProved[eb] == nil {
+			continue
+		}
+		each(eb, true, func(s callPathSide, bit uint) {
+			if !withProved[eb][[3]uint32{s.ea, s.ga, s.b}] {
+				return
+			}
+			if locked := cp.lockedChains(s); len(locked) > 0 && cp.covers(s, nil, locked) {
+				proved.Set(bit)
+			}
+		})
+	}
+	cp.memo = nil
+	left := map[int][][2]uint32{} // by shared id
+	for l, p := range lists {
+		j := first[l]
+		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func([2]uint32) bool {
+			j++
+			return proved.Test(j - 1)
 		})
 	}
 	for i := range pairs {
@@ -167,42 +249,78 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
 }
 
-// provedSide reports whether the proof keeps s's a apart from b. Where
-// no lock query of s can be proved, covered reads a only through its
-// function F (where it starts, and where it stops going up): the answer
-// is that of every access of F with the same goroutines and b. That is
-// so where b holds no lock (no query is made), and where none of the
-// queries the first pass asked for s's chains is proved: a query of a's
-// instance against b's is asked only by the first pass's walk for (F,
-// ga, eb, gb), so locked answers true only at one of those chains.
-func (cp *callPaths) provedSide(s callPathSide) bool {
-	m := cp.f.AccessFunc(s.ea)
-	budget := callPathSites
-	key := callOrderKey{m, s.ga, s.eb, s.gb}
-	if s.b != noLock && slices.ContainsFunc(cp.asks[key], func(c callChain) bool { return cp.locked(s, c) }) {
-		return cp.covered(s, m, callChain{}, &budget, nil)
-	}
-	ok, seen := cp.orderOnly[key]
+// walk returns s's walk. It reads a only through its function F (where
+// it starts, and where it stops going up): its answer is that of every
+// access of F with the same goroutines and b.
+func (cp *callPaths) walk(s callPathSide) walk {
+	key := [3]uint32{cp.f.AccessFunc(s.ea), s.ga, s.gb}
+	w, seen := cp.memo.walks[key]
 	if !seen {
-		ok = cp.covered(s, m, callChain{}, &budget, nil)
-		cp.orderOnly[key] = ok
+		cp.bound()
+		if s.b == noLock {
+			w.proved = cp.covers(s, nil, nil)
+		} else {
+			w.chains = []uint32{}
+			w.proved = cp.covers(s, &w.chains, nil)
+		}
+		cp.memo.walks[key] = w
+		cp.memo.size += 1 + len(w.chains)
 	}
-	return ok
+	return w
+}
+
+// covers is covered from a's function, with the call-site budget of one
+// side.
+func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) bool {
+	if cp.callOrder = cp.memo.orders[s.gb]; cp.callOrder == nil {
+		cp.callOrder = cp.order.CallOrder(cp.f.Access(s.eb), s.gb)
+		cp.memo.orders[s.gb] = cp.callOrder
+	}
+	gp := [2]uint32{s.ga, s.gb}
+	if cp.ordered = cp.memo.ordered[gp]; cp.ordered == nil {
+		cp.ordered = map[uint32]bool{}
+		cp.memo.ordered[gp] = cp.ordered
+	}
+	budget := callPathSites
+	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, collect, locked)
+}
+
+// lockedChains returns the chains at which the collecting walk asks s's
+// lock queries and the query is proved. A query of a's instance against
+// b's is asked only by the walk for (F, ga, eb, gb), so these are the
+// only chains where a lock keeps s's a apart from b.
+func (cp *callPaths) lockedChains(s callPathSide) []uint32 {
+	var locked []uint32
+	for _, c := range cp.walk(s).chains {
+		if x := cp.via(s, c); x != noLock && cp.protected[[2]uint32{x, s.b}] {
+			locked = append(locked, c)
+		}
+	}
+	return locked
+}
+
+// bound drops the memo's answers when they pass callPathMemo.
+func (cp *callPaths) bound() {
+	if cp.memo.size > callPathMemo {
+		cp.memo = newSideMemo()
+	}
 }
 
 // covered reports whether every run of s's access a inside function m
 // (chain: the call sites from m down to a's function) is ordered with b
-// or under a lock b holds too. With collect, it only appends the chains
-// at which a lock query is to be asked, visits every site without
-// stopping early, and reports false.
-func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *int, collect *[]callChain) bool {
+// or under a lock b holds too (at the chains of locked). With collect, it
+// also appends the chains at which a lock query is to be asked, visiting
+// every site without stopping early: a walk that stops at the first site
+// not covered visits the same sites up to there, and none more where all
+// are, so the answer is the same.
+func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *int, collect *[]uint32, locked []uint32) bool {
 	if len(chain.sites) > callPathDepth || cp.roots[m] || cp.starts(s.ga, m) {
 		return false
 	}
 	called, all := false, true
 	for _, i := range cp.callers[m] {
 		caller := cp.f.Caller(i)
-		if !slices.Contains(cp.gs.Of(caller), s.ga) {
+		if _, runs := slices.BinarySearch(cp.gs.Of(caller), s.ga); !runs {
 			continue
 		}
 		call := cp.f.Call(i)
@@ -216,12 +334,12 @@ func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *
 		up := cp.above(chain, i, collect != nil)
 		ok := cp.callOrdered(s, i, call)
 		if !ok && collect != nil {
-			*collect = append(*collect, up)
+			*collect = append(*collect, up.id)
 		} else if !ok {
-			ok = cp.locked(s, up)
+			ok = up.id != unnumbered && slices.Contains(locked, up.id)
 		}
 		if !ok && !slices.ContainsFunc(chain.sites, func(j uint32) bool { return cp.f.Caller(j) == caller }) && caller != cp.f.AccessFunc(s.ea) {
-			ok = cp.covered(s, caller, up, budget, collect)
+			ok = cp.covered(s, caller, up, budget, collect, locked)
 		}
 		if !ok {
 			all = false
@@ -230,22 +348,26 @@ func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *
 			}
 		}
 	}
-	return called && all && collect == nil
+	return called && all
 }
 
 // above returns chain with call site i added above it, with its number
 // where chain has one and the longer chain has been numbered, or number
-// says to number it now (the first pass).
+// says to number it now (the collecting walk). Its sites share the
+// walk's stack: a chain lives while the walk is below it.
 func (cp *callPaths) above(chain callChain, i uint32, number bool) callChain {
-	up := callChain{append(slices.Clip(chain.sites), i), unnumbered}
+	up := callChain{append(chain.sites, i), unnumbered}
+	cp.stack = up.sites[:0]
 	if chain.id == unnumbered {
 		return up
 	}
 	key := [2]uint32{chain.id, i}
-	id, ok := cp.chainIDs[key]
+	id, ok := cp.memo.chainIDs[key]
 	if !ok && number {
-		id, ok = uint32(len(cp.chainIDs)+1), true
-		cp.chainIDs[key] = id
+		id, ok = uint32(len(cp.memo.below)), true
+		cp.memo.chainIDs[key] = id
+		cp.memo.below = append(cp.memo.below, key)
+		cp.memo.size++
 	}
 	if ok {
 		up.id = id
@@ -253,7 +375,17 @@ func (cp *callPaths) above(chain callChain, i uint32, number bool) callChain {
 	return up
 }
 
-// callOrdered is mhp.Order.CallOrdered, kept per call site and side; a
+// sites returns the call sites of numbered chain c, innermost first.
+func (cp *callPaths) sites(c uint32) []uint32 {
+	var sites []uint32
+	for ; c != 0; c = cp.memo.below[c][0] {
+		sites = append(sites, cp.memo.below[c][1])
+	}
+	slices.Reverse(sites)
+	return sites
+}
+
+// callOrdered is mhp.CallOrder.CallOrdered, kept per call site and side; a
 // call from the synchronization primitives or the runtime is never
 // ordered here (their events are modeled at their call sites: the call
 // above them is).
@@ -261,39 +393,62 @@ func (cp *callPaths) callOrdered(s callPathSide, i uint32, call ssa.CallInstruct
 	if fn := call.Parent(); fn.Pkg != nil && modeled(fn.Pkg.Pkg.Path()) {
 		return false
 	}
-	key := callOrderKey{i, s.ga, s.eb, s.gb}
-	ok, seen := cp.ordered[key]
+	ok, seen := cp.ordered[i]
 	if !seen {
-		ok = cp.order.CallOrdered(call, s.ga, cp.f.Access(s.eb), s.gb)
-		cp.ordered[key] = ok
+		ok = cp.callOrder.CallOrdered(call, s.ga)
+		cp.ordered[i] = ok
+		cp.memo.size++
 	}
 	return ok
 }
 
-// ask records the lock query of s's access a entered through chain
+// ask records the lock query of s's access a entered through chain c
 // against b.
-func (cp *callPaths) ask(s callPathSide, chain callChain) {
-	key := [3]uint32{s.ea, s.ga, chain.id}
-	x, ok := cp.chains[key]
-	if !ok {
-		x = noLock
-		if held, known := cp.li.byG.ViaCalls(s.ea, s.ga, chain.sites); known {
-			x = cp.li.add(s.ea, s.ga, held)
-		}
-		cp.chains[key] = x
-	}
-	if q := [2]uint32{x, s.b}; x != noLock && !cp.asked[q] {
-		cp.asked[q] = true
-		cp.queries = append(cp.queries, q)
+func (cp *callPaths) ask(s callPathSide, c uint32) {
+	if x := cp.via(s, c); x != noLock && !cp.memo.asked[[2]uint32{x, s.b}] {
+		cp.memo.asked[[2]uint32{x, s.b}] = true
+		cp.memo.size++
+		cp.queries = append(cp.queries, [2]uint32{x, s.b})
 	}
 }
 
-// locked answers the lock query of s's access a entered through chain
-// against b: a query the first pass did not ask is not proved.
-func (cp *callPaths) locked(s callPathSide, chain callChain) bool {
-	if s.b == noLock || chain.id == unnumbered {
-		return false
+// via returns the lock proofs' instance of s's access a entered through
+// chain c, noLock when no lock is known held there.
+func (cp *callPaths) via(s callPathSide, c uint32) uint32 {
+	key := [3]uint32{s.ea, s.ga, c}
+	x, ok := cp.memo.via[key]
+	if !ok {
+		x = noLock
+		if held, known := cp.li.byG.ViaCalls(s.ea, s.ga, cp.sites(c)); known {
+			x = cp.instance(s.ea, s.ga, held)
+		}
+		cp.memo.via[key] = x
+		cp.memo.size++
 	}
-	x, ok := cp.chains[[3]uint32{s.ea, s.ga, chain.id}]
-	return ok && x != noLock && cp.protected[[2]uint32{x, s.b}]
+	return x
+}
+
+// instance returns the instance of access e in goroutine g holding held,
+// one per content, noLock if it holds none.
+func (cp *callPaths) instance(e, g uint32, held []condmustnot.Held) uint32 {
+	if len(held) == 0 {
+		return noLock
+	}
+	key := binary.LittleEndian.AppendUint32(nil, e)
+	key = binary.LittleEndian.AppendUint32(key, g)
+	for _, h := range held {
+		key = binary.LittleEndian.AppendUint32(key, h.Ptr)
+		if h.Read {
+			key = append(key, 1)
+		} else {
+			key = append(key, 0)
+		}
+	}
+	x, ok := cp.instances[string(key)]
+	if !ok {
+		x = cp.li.add(e, g, held)
+		cp.instances[string(key)] = x
+		cp.owner[x] = [2]uint32{e, g}
+	}
+	return x
 }

@@ -38,11 +38,14 @@
 //     path (callpaths.go): an access is kept apart from the other when
 //     every call site of its function in its goroutine, up to a few call
 //     levels, is ordered with the other access as a whole
-//     (mhp.Order.CallOrdered) or holds, on that path, a lock the other
+//     (mhp.CallOrder.CallOrdered) or holds, on that path, a lock the other
 //     holds (condmustnot.GoroutineLocksets.ViaCalls): a list's Init run
 //     by a constructor before its go statement and later under the
 //     cache's mutex. This joins the parallel and unlocked stages, and
-//     counts in the unlocked one.
+//     counts in the unlocked one. Its answers read the other access, so
+//     it proves the sides of one other access at a time and keeps their
+//     answers only while it does (and a bounded number of them): its
+//     memory does not grow with the pairs.
 //
 // Two kinds of access are left out before pairing: a load or store through
 // a freshly allocated object's address before anything else used it (no

@@ -235,10 +235,12 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 			return nil, err
 		}
 		if !opts.NoMHP {
+			proving := time.Now()
 			cp := newCallPaths(f, gs, order, li, cg)
 			if pairs, err = cp.prove(locks, isUnique, pairs); err != nil {
 				return nil, err
 			}
+			stage("callpaths", proving)
 		}
 	}
 	res.Stats.Unlocked = countPairs(pairs)

@@ -135,7 +135,8 @@
 //	            "locations": n,                     // of the pairs reported
 //	            "seconds": {"load": s, "ssa": s, "facts": s, "pointsto-ci": s, "pointsto": s,
 //	                        "goroutines": s, "accesses": s, "aliasing": s, "escaping": s,
-//	                        "parallel": s, "unlocked": s, "report": s},  // only with -stats
+//	                        "parallel": s, "unlocked": s, "report": s,   // only with -stats
+//	                        "callpaths": s},  // the part of unlocked that proves per call path
 //	            "sizes": {"goroutines": n, "contexts": n},
 //	            "demand": {"iterations": n, "sitesByK": {"k": n}, "contexts": [n],
 //	                       "estimates": ["..."], "racePairs": [n],
