@@ -66,7 +66,11 @@
 // files, embedded, do the work, and run in Souffle too:
 //
 //   - ci.dl, context-insensitive Andersen with the same modeling, runs once
-//     per program (it does not depend on Sigma);
+//     per program (it does not depend on Sigma); it leaves out the
+//     points-to of values no rule reads (readVal: the addresses of fields
+//     and elements code only loads or stores numbers through, half of its
+//     pt facts on real code), which changes none of the relations the
+//     analysis keeps of it (call, assertPass, dynType);
 //   - kobj.dl, under a [Sigma] that gives k per allocation site and per call
 //     site, runs in contexts that Go code (contexts.go) makes as kobj.dl
 //     reaches functions: Datalog cannot build new context values, so runs
@@ -85,8 +89,9 @@
 //     two of ci.dl's results as filters: assertPass(to, h), the sites each
 //     type assertion passes, and dynType(h, t), the dynamic types each site
 //     may have in an interface (see "What is modeled"); projected to sites,
-//     kobj.dl's points-to is within ci.dl's, so these filters lose nothing
-//     either.
+//     kobj.dl's points-to of the values they test (an assertion's operand,
+//     a value put into an interface) is within ci.dl's, so these filters
+//     lose nothing either.
 //
 // For running the rule files elsewhere (chordgo facts, Souffle), the
 // databases are readable with their inputs: ci.dl's through
