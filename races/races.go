@@ -165,6 +165,19 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	res.Goroutines = gs
 	stage("goroutines", start)
 
+	// The order of events reads the points-to and the goroutines only: it
+	// is built on another core while the accesses, aliasing and escape
+	// are decided, and the parallel stage's time includes the wait for it.
+	type ordered struct {
+		order *mhp.Order
+		cg    map[uint32][]uint32
+	}
+	orders := make(chan ordered, 1)
+	go func() {
+		cg := r.CallGraph()
+		orders <- ordered{mhp.NewOrder(r, gs, func(i uint32) []uint32 { return cg[i] }), cg}
+	}()
+
 	start = time.Now()
 	acc := fd.classified()
 	var checked *bitset.BitSet // the accesses of among; nil: all
@@ -207,9 +220,8 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	stage("escaping", start)
 
 	start = time.Now()
-	cg := r.CallGraph()
-	callees := func(i uint32) []uint32 { return cg[i] }
-	order := mhp.NewOrder(r, gs, callees)
+	o := <-orders
+	order, cg := o.order, o.cg
 	res.Order = order
 	parallel(order, f, pairs, opts.NoMHP)
 	dropAlone(pairs)
