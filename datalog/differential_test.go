@@ -536,6 +536,23 @@ func (g *gProg) engineValue(db *Database, prog *Program, ti int, v int32) uint32
 	return Number(v)
 }
 
+// database returns a database for prog (g's program) holding all of g's
+// facts, added with Database.Add.
+func (g *gProg) database(t *testing.T, prog *Program) *Database {
+	t.Helper()
+	db := NewDatabase(prog)
+	for _, f := range g.facts {
+		vals := make([]uint32, len(f.tuple))
+		for i, v := range f.tuple {
+			vals[i] = g.engineValue(db, prog, g.rels[f.rel].types[i], v)
+		}
+		if err := db.Add(g.rels[f.rel].name, vals...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
 // runDifferential evaluates g with the engine and compares every relation
 // with naiveEval. With incremental, the db.Add facts of relations that no
 // rule derives or negates are split: the first half is added before a
@@ -664,16 +681,7 @@ func TestDifferentialRepresentation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			db := NewDatabase(prog)
-			for _, f := range g.facts {
-				vals := make([]uint32, len(f.tuple))
-				for i, v := range f.tuple {
-					vals[i] = g.engineValue(db, prog, g.rels[f.rel].types[i], v)
-				}
-				if err := db.Add(g.rels[f.rel].name, vals...); err != nil {
-					t.Fatal(err)
-				}
-			}
+			db := g.database(t, prog)
 			if _, err := db.Run(); err != nil {
 				t.Fatal(err)
 			}

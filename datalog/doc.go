@@ -50,6 +50,19 @@
 // their variables are bound. An atom that binds no new variable stops at its
 // first match (a semi-join).
 //
+// With more than one core (GOMAXPROCS), a plan whose first step scans 512
+// tuples or more shares them out: the scan is cut into chunks, workers
+// with registers of their own evaluate the chunks reading the relations
+// only, and collect the head tuples not in the head relation yet; then
+// the chunks' tuples are inserted in the chunks' order, in a few rounds
+// for a large scan. One core would insert the same tuples in the same
+// order: the steps after the first read only tuples that were there when
+// the plan was made, so a chunk derives the same whenever it runs. A plan
+// that tests its own head relation for a whole tuple is not split (it
+// sees the tuples it inserted itself), nor one whose first step stops at
+// its first match. Results, tuple ids and statistics do not depend on the
+// number of cores.
+//
 // After a Run, facts may be added to relations that no rule derives, and
 // Run again continues from the results so far: each rule runs once per
 // body atom whose relation grew since the last Run, that atom reading only

@@ -57,8 +57,10 @@
 // (pointsto.Analyzer.Program), from several goroutines at once, classifying
 // the accesses once (on another goroutine from NewFinder on, beside the
 // first points-to run); the escape analysis and the locksets, which need only
-// the points-to, run on another goroutine while the accesses, aliasing and
-// order stages run. It can check only given pairs of accesses (the
+// the points-to, run on other goroutines from the start, beside the
+// goroutines (mhp.dl) and the stages after, and the order of events
+// (mhp.NewOrder), which needs the points-to and the goroutines, runs on
+// another goroutine while the accesses, aliasing and escaping stages run. It can check only given pairs of accesses (the
 // demand loop's later runs check the races before). Which locations an access touches, and whether a
 // pair survives each stage, does not depend on the other pairs checked:
 // races.dl computes the locations that decide where a goroutine that runs

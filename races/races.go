@@ -139,18 +139,10 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	res := &Result{Stats: Stats{Times: map[string]time.Duration{}}}
 	stage := func(name string, start time.Time) { res.Stats.Times[name] += time.Since(start) }
 
-	start := time.Now()
-	gs, err := mhp.FindGoroutines(r)
-	if err != nil {
-		return nil, err
-	}
-	res.Goroutines = gs
-	stage("goroutines", start)
-
 	// The escape analysis and the locksets read only the points-to (and
 	// the facts), not what the stages before theirs compute: they run on
-	// another core while the accesses, aliasing and order are computed.
-	// Their stages' times below are the waits for them.
+	// another core while the goroutines, accesses, aliasing and order are
+	// computed. Their stages' times below are the waits for them.
 	type escapeResult struct {
 		esc *bitset.BitSet
 		err error
@@ -164,6 +156,27 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	}
 	locksets := make(chan *condmustnot.Locksets, 1)
 	go func() { locksets <- condmustnot.Compute(f, r) }()
+
+	start := time.Now()
+	gs, err := mhp.FindGoroutines(r)
+	if err != nil {
+		return nil, err
+	}
+	res.Goroutines = gs
+	stage("goroutines", start)
+
+	// The order of events reads the points-to and the goroutines only: it
+	// is built on another core while the accesses, aliasing and escape
+	// are decided, and the parallel stage's time includes the wait for it.
+	type ordered struct {
+		order *mhp.Order
+		cg    map[uint32][]uint32
+	}
+	orders := make(chan ordered, 1)
+	go func() {
+		cg := r.CallGraph()
+		orders <- ordered{mhp.NewOrder(r, gs, func(i uint32) []uint32 { return cg[i] }), cg}
+	}()
 
 	start = time.Now()
 	acc := fd.classified()
@@ -207,9 +220,8 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	stage("escaping", start)
 
 	start = time.Now()
-	cg := r.CallGraph()
-	callees := func(i uint32) []uint32 { return cg[i] }
-	order := mhp.NewOrder(r, gs, callees)
+	o := <-orders
+	order, cg := o.order, o.cg
 	res.Order = order
 	parallel(order, f, pairs, opts.NoMHP)
 	dropAlone(pairs)
