@@ -480,20 +480,8 @@ func blockReach(fn *ssa.Function) map[*ssa.BasicBlock]*bitset.BitSet {
 	out := map[*ssa.BasicBlock]*bitset.BitSet{}
 	for _, b := range fn.Blocks {
 		s := bitset.New(uint(len(fn.Blocks)))
-		stack := slices.Clone(b.Succs)
-		// Termination: each block is pushed once, when first set.
-		for _, x := range stack {
+		for _, x := range reachedFrom(b) {
 			s.Set(uint(x.Index))
-		}
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, y := range x.Succs {
-				if !s.Test(uint(y.Index)) {
-					s.Set(uint(y.Index))
-					stack = append(stack, y)
-				}
-			}
 		}
 		out[b] = s
 	}
