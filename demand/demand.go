@@ -93,8 +93,9 @@ var errNoRun = errors.New("demand: stopped before the first run completed")
 // pass) is a's and is reused, and so is the funnel's classification of the
 // accesses.
 //
-// Two shortcuts (doc.go) save runs and work: a run after the first checks
-// only the previous run's races, and a Sigma whose raises
+// Three shortcuts (doc.go) save runs and work: a run after the first
+// checks only the previous run's races, with the previous run's order
+// dataflow where its inputs are unchanged, and a Sigma whose raises
 // change no context (sameAnalysis) is not run.
 //
 // When opts.Context ends, Run returns the last completed run's result with
@@ -119,6 +120,7 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	res := &Result{}
 	seen := map[string]bool{}      // objects already refined, by their elements
 	var checked map[[2]uint32]bool // the access pairs of the last run's races; nil: all
+	var flow *mhp.Flow             // the last run's order's dataflow, for the next to reuse
 	var first races.Stats
 	// completed is the result as it stands after the last completed run.
 	completed := func() *Result {
@@ -174,7 +176,7 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		if ctx.Err() != nil {
 			return stopped()
 		}
-		rr, err := funnel.Find(r, checked)
+		rr, err := funnel.FindAfter(r, checked, flow)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +213,7 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		if next == nil || sameAnalysis(r, next) {
 			break
 		}
-		checked = racePairs(rr)
+		checked, flow = racePairs(rr), rr.Order.Flow()
 		sigma = next
 	}
 	return completed(), nil

@@ -34,7 +34,10 @@
 //     Order.CallOrder(b, gb).CallOrdered(call, ga) whether everything ga
 //     runs inside a plain call is (b before the call starts, or the call's
 //     return before b), for package races' proofs per call path
-//     (callorder.go).
+//     (callorder.go). Its dataflow (may and acq, below) reads only the
+//     events and the context-insensitive call graph; a later demand run
+//     whose events and call graph are equal to the run before's takes that
+//     run's dataflow (Order.Flow) instead of computing it again.
 //
 // # Happens-before
 //

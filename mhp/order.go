@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -85,14 +86,9 @@ type Order struct {
 	starts  [][]uint32 // by goroutine: the go events that start it
 	bySite  [][]uint32 // the goroutines of each go site, one list per site
 
-	entryMay, entryAcq []*bitset.BitSet               // by M
-	atInstr            map[ssa.Instruction]*localSets // inside the function, at each instruction
-	mayExec, mustExec  []*bitset.BitSet               // by M: what a call of m may run / runs on every path to return
-	acqs               *bitset.BitSet                 // the acquires and Adds
-	deferAcq           []*bitset.BitSet               // by M: local acq wherever its deferred calls may run
-	recoverable        []bool                         // by M: a panic in it may be recovered (unwinding)
-	goexits            []bool                         // by M: a call of it may run runtime.Goexit
-	cg                 *callGraph
+	flowSets
+	flowIn flowInputs
+	cg     *callGraph
 
 	syncObjs    map[uint32][]uint32       // WaitGroup call I -> objects
 	unique      *bitset.BitSet            // the objects that stand for one concrete object (Unique)
@@ -106,7 +102,6 @@ type Order struct {
 	aftersBy    map[string]*afterSet // the sets of afters, by what they depend on (after)
 	tested      []*bitset.BitSet     // by goroutine: mayTested
 	basic       map[uint32]*afterSet // by acquire event: what happens after it, without matching
-	empty       *bitset.BitSet
 
 	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
 	drains    map[uint32]*drain                  // by go event: its goroutines' windows, if they are drained (drainOf)
@@ -137,6 +132,71 @@ type Order struct {
 	work uint64
 }
 
+// flowSets are the sets of the dataflow that unwinding, summaries and
+// entries compute. They read nothing but flowInputs and the facts (the
+// SSA, the call sites, the entries), so an Order with equal flowInputs
+// over the same facts has equal flowSets. Nothing changes them once made.
+type flowSets struct {
+	empty              *bitset.BitSet
+	entryMay, entryAcq []*bitset.BitSet               // by M
+	atInstr            map[ssa.Instruction]*localSets // inside the function, at each instruction
+	mayExec, mustExec  []*bitset.BitSet               // by M: what a call of m may run / runs on every path to return
+	acqs               *bitset.BitSet                 // the acquires and Adds
+	deferAcq           []*bitset.BitSet               // by M: local acq wherever its deferred calls may run
+	recoverable        []bool                         // by M: a panic in it may be recovered (unwinding)
+	goexits            []bool                         // by M: a call of it may run runtime.Goexit
+}
+
+// flowInputs are what of an Order's events and call graph the dataflow
+// of flowSets reads: each event's function and whether acq follows it
+// (tracked), the events at each instruction and block entry, and the
+// callees of each call site. A change to what unwinding, summaries,
+// entries or local read must add it here.
+type flowInputs struct {
+	facts   *pointsto.Facts
+	events  []flowEvent
+	evOf    map[ssa.Instruction][]uint32
+	blockEv map[*ssa.BasicBlock][]uint32
+	callees [][]uint32 // by I
+}
+
+type flowEvent struct {
+	fn      uint32
+	tracked bool
+}
+
+func (o *Order) flowInputs() flowInputs {
+	in := flowInputs{facts: o.f, events: make([]flowEvent, len(o.events)), evOf: o.evOf, blockEv: o.blockEv,
+		callees: make([][]uint32, o.f.Size(pointsto.DomI))}
+	for id := range o.events {
+		in.events[id] = flowEvent{o.events[id].fn, o.events[id].tracked()}
+	}
+	for i := range in.callees {
+		in.callees[i] = o.callees(uint32(i))
+	}
+	return in
+}
+
+func (in *flowInputs) equal(x *flowInputs) bool {
+	return in.facts == x.facts && slices.Equal(in.events, x.events) &&
+		maps.EqualFunc(in.evOf, x.evOf, slices.Equal) && maps.EqualFunc(in.blockEv, x.blockEv, slices.Equal) &&
+		slices.EqualFunc(in.callees, x.callees, slices.Equal)
+}
+
+// A Flow is the dataflow of an Order (may and acq at every instruction,
+// what each function may run and runs on every path), kept for the next
+// Order of the same program: the demand loop's runs differ in Sigma, and
+// where a finer Sigma leaves the events and the context-insensitive call
+// graph as they were, the dataflow is the same and NewOrder takes it
+// instead of computing it again.
+type Flow struct {
+	in   flowInputs
+	sets flowSets
+}
+
+// Flow returns o's dataflow, for NewOrder's reuse.
+func (o *Order) Flow() *Flow { return &Flow{o.flowIn, o.flowSets} }
+
 type afterKey struct {
 	g   uint32
 	fn  uint32
@@ -148,8 +208,11 @@ type afterKey struct {
 type afterSet struct{ W, A *bitset.BitSet }
 
 // NewOrder extracts the events and runs the dataflow. callees gives the
-// functions a call site may call (pointsto's call graph projection).
-func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint32) *Order {
+// functions a call site may call (pointsto's call graph projection). If
+// reuse (nil: none) is the Flow of an Order whose flowInputs equal this
+// one's, its dataflow is taken as it is: the same inputs give the same
+// sets.
+func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint32, reuse *Flow) *Order {
 	f := r.Facts
 	o := &Order{gs: gs, f: f, res: r, evOf: map[ssa.Instruction][]uint32{}, callees: callees,
 		afters: map[afterKey]*afterSet{}, aftersBy: map[string]*afterSet{}, basic: map[uint32]*afterSet{}, syncObjs: map[uint32][]uint32{},
@@ -166,11 +229,15 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 	}
 	o.cg = o.callGraph()
 	o.findEvents(r)
-	n := uint(len(o.events))
-	o.empty = bitset.New(n)
-	o.unwinding()
-	o.summaries()
-	o.entries()
+	o.flowIn = o.flowInputs()
+	if reuse != nil && reuse.in.equal(&o.flowIn) {
+		o.flowSets = reuse.sets
+	} else {
+		o.empty = bitset.New(uint(len(o.events)))
+		o.unwinding()
+		o.summaries()
+		o.entries()
+	}
 	o.unique = gs.Unique(r)
 	o.lockAcquires(o.unique)
 	o.findOnceRuns(r, o.unique)
@@ -990,7 +1057,10 @@ func (o *Order) selectCases(cases map[uint32][]uint32, evOfE map[uint32]uint32, 
 	for t := range o.gs.Tuples("openCase") {
 		open[[2]uint32{t[0], t[1]}] = true
 	}
-	for e, vs := range cases {
+	// In E order, so that the case events get the same ids in every run
+	// (NewOrder's reuse compares them).
+	for _, e := range slices.Sorted(maps.Keys(cases)) {
+		vs := cases[e]
 		sel, ok := f.Access(e).(*ssa.Select)
 		if !ok {
 			continue

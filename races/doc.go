@@ -61,7 +61,9 @@
 // goroutines (mhp.dl) and the stages after, and the order of events
 // (mhp.NewOrder), which needs the points-to and the goroutines, runs on
 // another goroutine while the accesses, aliasing and escaping stages run. It can check only given pairs of accesses (the
-// demand loop's later runs check the races before). Which locations an access touches, and whether a
+// demand loop's later runs check the races before), and take the order's
+// dataflow from the program's run before (FindAfter, mhp.Flow) where the
+// events and the call graph are what they were. Which locations an access touches, and whether a
 // pair survives each stage, does not depend on the other pairs checked:
 // races.dl computes the locations that decide where a goroutine that runs
 // alone, or an access outside the analyzed packages, matters (shared,

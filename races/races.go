@@ -132,6 +132,14 @@ func (fd *Finder) classified() *accessInfo {
 // funnel returns them (same locations and goroutines), and Stats count
 // the pairs of their accesses only.
 func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, error) {
+	return fd.FindAfter(r, among, nil)
+}
+
+// FindAfter is Find for a later run of a program whose earlier run's
+// order of events had the Flow flow (Result.Order.Flow): where this run's
+// events and call graph are the same, the order takes that run's dataflow
+// (mhp.NewOrder), and the result is Find's.
+func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *mhp.Flow) (*Result, error) {
 	f, opts := r.Facts, fd.opts
 	if f.Whole() != fd.f.Whole() {
 		return nil, fmt.Errorf("races: the points-to result is of other facts than the Finder's")
@@ -175,7 +183,7 @@ func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, e
 	orders := make(chan ordered, 1)
 	go func() {
 		cg := r.CallGraph()
-		orders <- ordered{mhp.NewOrder(r, gs, func(i uint32) []uint32 { return cg[i] }), cg}
+		orders <- ordered{mhp.NewOrder(r, gs, func(i uint32) []uint32 { return cg[i] }, flow), cg}
 	}()
 
 	start = time.Now()
