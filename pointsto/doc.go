@@ -7,7 +7,8 @@
 // [Load] takes package patterns as go vet does (plus build tags, whether to
 // include tests, and a -run regexp), loads them with golang.org/x/tools/go/packages,
 // builds SSA once for them and all their dependencies (ssa.InstantiateGenerics:
-// generic code is analyzed as its instances), and finds the roots:
+// generic code is analyzed as its instances), letting each package's syntax
+// and type information go as soon as its SSA is built, and finds the roots:
 //
 //   - main.main of each main package (one program each; its package's init
 //     runs first);

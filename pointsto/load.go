@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"regexp"
@@ -155,9 +156,10 @@ func Load(cfg Config) (*Program, error) {
 			packages.NeedImports | packages.NeedDeps | packages.NeedTypes |
 			packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes |
 			packages.NeedForTest | packages.NeedModule,
-		Context: ctx,
-		Dir:     cfg.Dir,
-		Tests:   cfg.Tests,
+		Context:   ctx,
+		Dir:       cfg.Dir,
+		Tests:     cfg.Tests,
+		ParseFile: parseFile,
 	}
 	if len(cfg.Tags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
@@ -270,7 +272,21 @@ func Load(cfg Config) (*Program, error) {
 		return nil, errors.New("no packages to analyze")
 	}
 	sort.Slice(prog.Packages, func(i, j int) bool { return prog.Packages[i].ID < prog.Packages[j].ID })
-	if built := buildSSA(ctx, prog.Packages); built < len(prog.Packages) {
+	// What SSA construction consumed can go as soon as a package is built
+	// (go/ssa keeps the types.Info of packages with generic functions
+	// itself), rather than when Load returns: half the live heap at the end
+	// of construction.
+	source := make(map[*Package]*packages.Package, len(created))
+	for p, pkg := range created {
+		source[pkg] = p
+	}
+	release := func(pkg *Package) {
+		if !pkg.Initial {
+			p := source[pkg]
+			p.Syntax, p.TypesInfo = nil, nil
+		}
+	}
+	if built := buildSSA(ctx, prog.Packages, release); built < len(prog.Packages) {
 		return nil, fmt.Errorf("stopped while building SSA (%d of %d packages built): %w", built, len(prog.Packages), context.Cause(ctx))
 	}
 	prog.BuildTime = time.Since(t1)
@@ -279,10 +295,19 @@ func Load(cfg Config) (*Program, error) {
 	return prog, nil
 }
 
+// parseFile parses a file as go/packages does, without resolving
+// identifiers to ast.Objects: nothing downstream reads them (go/types and
+// go/ssa use their own scopes), and resolving takes a quarter of the
+// parser's time.
+func parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+}
+
 // buildSSA builds the packages' functions as ssa.Program.Build does, a
-// package per core at a time, and stops starting packages when ctx ends; it
-// returns how many packages were built.
-func buildSSA(ctx context.Context, pkgs []*Package) int {
+// package per core at a time, calling done with each package built, and
+// stops starting packages when ctx ends; it returns how many packages were
+// built.
+func buildSSA(ctx context.Context, pkgs []*Package, done func(*Package)) int {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	built := 0
@@ -296,6 +321,7 @@ func buildSSA(ctx context.Context, pkgs []*Package) int {
 		go func() {
 			defer wg.Done()
 			p.SSA.Build()
+			done(p)
 			mu.Lock()
 			built++
 			mu.Unlock()
