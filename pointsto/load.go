@@ -260,7 +260,14 @@ func Load(cfg Config) (*Program, error) {
 		if p.Module != nil {
 			pkg.Module, pkg.ModuleDir = p.Module.Path, p.Module.Dir
 		}
-		pkg.SSA = sprog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true)
+		if isRuntimePath(p.PkgPath) {
+			// The runtime's code is not analyzed (Extract): its functions
+			// get no bodies, as if loaded from export data, which saves 40%
+			// of SSA construction for a program that imports fmt.
+			pkg.SSA = sprog.CreatePackage(p.Types, nil, nil, true)
+		} else {
+			pkg.SSA = sprog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true)
+		}
 		created[p] = pkg
 		prog.byTypes[p.Types] = pkg
 		prog.Packages = append(prog.Packages, pkg)
