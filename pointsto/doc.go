@@ -9,9 +9,11 @@
 // builds SSA once for them and all their dependencies (ssa.InstantiateGenerics:
 // generic code is analyzed as its instances) except the runtime proper
 // ([IsRuntime]: its code is not analyzed, so its functions get no bodies, as
-// if loaded from export data; the runtime is half the code of a program
-// that imports only fmt), lets each package's syntax and type information
-// go as soon as its SSA is built, and finds the roots:
+// if loaded from export data, and its function bodies, but for init and
+// generic functions, are dropped after parsing, so go/types checks only its
+// declarations; the runtime is half the code of a program that imports only
+// fmt), lets each package's syntax and type information go as soon as its
+// SSA is built, and finds the roots:
 //
 //   - main.main of each main package (one program each; its package's init
 //     runs first);
