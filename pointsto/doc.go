@@ -7,7 +7,13 @@
 // [Load] takes package patterns as go vet does (plus build tags, whether to
 // include tests, and a -run regexp), loads them with golang.org/x/tools/go/packages,
 // builds SSA once for them and all their dependencies (ssa.InstantiateGenerics:
-// generic code is analyzed as its instances), and finds the roots:
+// generic code is analyzed as its instances) except the runtime proper
+// ([IsRuntime]: its code is not analyzed, so its functions get no bodies, as
+// if loaded from export data, and its function bodies, but for init and
+// generic functions, are dropped after parsing, so go/types checks only its
+// declarations; the runtime is half the code of a program that imports only
+// fmt), lets each package's syntax and type information go as soon as its
+// SSA is built, and finds the roots:
 //
 //   - main.main of each main package (one program each; its package's init
 //     runs first);
@@ -156,7 +162,9 @@
 //	M  functions: the functions RTA (golang.org/x/tools/go/callgraph/rta) finds
 //	   reachable from the roots and their inits, and every function their code
 //	   refers to; sorted by package, file, offset, name. Functions without a Go
-//	   body and the runtime's functions are in M but not analyzed (noBody).
+//	   body and the runtime's functions are in M but not analyzed (noBody);
+//	   RTA does not see the runtime's code, so what only the runtime calls is
+//	   not in M.
 //	V  SSA values that can hold a pointer: their type is or contains a pointer,
 //	   interface, slice, map, chan, func or unsafe.Pointer (strings and structs
 //	   of numbers do not count). Parameters, free variables and instruction

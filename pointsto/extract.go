@@ -156,19 +156,21 @@ func (x *extractor) reach() {
 	res := rta.Analyze(roots, false)
 	// M: the reachable functions outside the runtime, closed under the
 	// functions their code refers to; runtime functions they refer to are in M
-	// but not analyzed (like functions without a body).
+	// but not analyzed (like functions without a body). Load builds no code
+	// for the runtime, so what only the runtime's code calls is not in M:
+	// it would not be reached, as the runtime's calls are not analyzed.
 	set := make(map[*ssa.Function]bool, len(res.Reachable))
 	var work []*ssa.Function
 	addFn := func(g *ssa.Function) {
 		if !set[g] && !isGenericBody(g) {
 			set[g] = true
-			if !isRuntime(g) {
+			if !IsRuntime(g) {
 				work = append(work, g)
 			}
 		}
 	}
 	for fn := range res.Reachable {
-		if !isRuntime(fn) {
+		if !IsRuntime(fn) {
 			addFn(fn)
 		}
 	}
@@ -221,7 +223,7 @@ func (x *extractor) reach() {
 		f.funcs[k] = kf.fn
 		f.funcID[kf.fn] = uint32(k)
 		x.models[k] = modelOf(kf.fn)
-		f.analyzed[k] = kf.fn.Blocks != nil && !isRuntime(kf.fn)
+		f.analyzed[k] = kf.fn.Blocks != nil && !IsRuntime(kf.fn)
 		if !f.analyzed[k] {
 			f.Stats.FuncsNoBody++
 		}
@@ -246,14 +248,20 @@ func funcTypesPkg(fn *ssa.Function) *types.Package {
 	return nil
 }
 
-// isRuntime reports whether fn belongs to the runtime proper (package runtime
-// and internal/runtime/...): its code is not analyzed.
-func isRuntime(fn *ssa.Function) bool {
+// IsRuntime reports whether fn belongs to the runtime proper (package
+// runtime and internal/runtime/...): its code is not analyzed, and Load
+// builds none (no Blocks, even where the source has a body).
+func IsRuntime(fn *ssa.Function) bool {
 	p := funcTypesPkg(fn)
 	if p == nil {
 		return false
 	}
-	path := p.Path()
+	return isRuntimePath(p.Path())
+}
+
+// isRuntimePath reports whether the package of this import path belongs
+// to the runtime proper. Load builds no SSA code for it.
+func isRuntimePath(path string) bool {
 	return path == "runtime" || strings.HasPrefix(path, "internal/runtime/") || strings.HasPrefix(path, "runtime/internal/")
 }
 

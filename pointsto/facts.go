@@ -505,10 +505,12 @@ func (f *Facts) AccessDesc(id uint32) string {
 func (f *Facts) FuncDesc(id uint32) string {
 	fn := f.funcs[id]
 	s := fn.String()
-	if fn.Blocks == nil {
-		s += " (no body)"
-	} else if !f.analyzed[id] {
+	switch {
+	case f.analyzed[id]:
+	case IsRuntime(fn): // Load builds no code for the runtime
 		s += " (not analyzed)"
+	case fn.Blocks == nil:
+		s += " (no body)"
 	}
 	return s
 }

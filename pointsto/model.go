@@ -67,7 +67,11 @@ var noModel = model{storeArg: -1, argArg: -1}
 
 // modelOf returns the model of calls to fn.
 func modelOf(fn *ssa.Function) model {
-	if fn.Synthetic != "" && !strings.HasPrefix(fn.Synthetic, "instance of ") || fn.Parent() != nil {
+	// Declared functions are modeled: those with syntax, their instances,
+	// and those without (the runtime's: Load builds no code for it); not
+	// wrappers, thunks or closures.
+	declared := fn.Synthetic == "" || fn.Synthetic == "from type information" || strings.HasPrefix(fn.Synthetic, "instance of ")
+	if !declared || fn.Parent() != nil {
 		return noModel
 	}
 	sig := fn.Signature

@@ -45,8 +45,10 @@
 //     reach;
 //   - every function a call of it may reach (static callees, and what the
 //     call graph says dynamic calls reach: the compiler inlines the calls
-//     it devirtualizes) is safe to inline: no body (assembly), a package
-//     the compiler never instruments (sync, sync/atomic), or, transitively
+//     it devirtualizes) is safe to inline: no body (assembly; not the
+//     runtime's functions, which have none in SSA: pointsto builds no code
+//     for the runtime), a package the compiler never instruments (sync,
+//     sync/atomic), or, transitively
 //     (mid-stack inlining), functions whose loads and stores are all
 //     proven race-free. A function of another package with a load or store
 //     is not safe: races between two accesses outside the packages named

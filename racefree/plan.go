@@ -453,7 +453,8 @@ var noRaceFuncPkgs = map[string]bool{"sync": true, "sync/atomic": true, "interna
 
 // inlineSafe says whether the compiler inlining g into a //go:norace
 // function (so that g's loads and stores lose their checks there) loses
-// no race: g has no body (assembly: never inlined), is in a package whose
+// no race: g has no body (assembly: never inlined; not the runtime's, which
+// have none in SSA but may in source), is in a package whose
 // functions are never instrumented, or every load and store of g is
 // proven race-free (g is reached and in the packages named, chordgo
 // reports no race on any of its accesses) and so is everything g calls,
@@ -473,7 +474,7 @@ func (p *Planner) inlineSafe(g *ssa.Function) bool {
 }
 
 func (p *Planner) inlineSafeUncached(g *ssa.Function) bool {
-	if len(g.Blocks) == 0 {
+	if len(g.Blocks) == 0 && !pointsto.IsRuntime(g) {
 		return true
 	}
 	pkg := g.Pkg

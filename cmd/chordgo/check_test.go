@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 }
 
 // runCommand starts chordgo as a process of its own.
-func runCommand(t *testing.T, stdout, stderr io.Writer, args ...string) *exec.Cmd {
+func runCommand(t testing.TB, stdout, stderr io.Writer, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "CHORDGO_TEST_AS_COMMAND=1")
@@ -72,7 +72,7 @@ func runCaptured(t *testing.T, args ...string) (code int, stdout, stderr string)
 	return code, out.String(), errOut.String()
 }
 
-func testdata(t *testing.T, elem ...string) string {
+func testdata(t testing.TB, elem ...string) string {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "testdata"}, elem...)...))
 	if err != nil {
