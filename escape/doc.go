@@ -14,14 +14,18 @@
 //
 // [InstancePrivate] takes the points-to, package mhp's goroutines (what
 // each runs, where each starts, the objects code we do not see may get)
-// and candidate pairs (g, o): an abstract goroutine g that runs both
-// accesses of a pair on location o. It gives the candidates where each
-// instance of g only ever reaches the objects of o it allocated itself
-// (instance.dl, with its soundness argument): a worker started by a go
-// statement in a loop that builds its own map and hands it back to main
-// makes the map escape, but no two workers touch one map. The races stage
-// drops the goroutine pair (g, g) of such pairs. Thread escape is per
-// abstract object and cannot tell a go statement's instances apart; this
-// follows how an instance may obtain a pointer (its start, globals, loads
-// from locations shared or written by other goroutines) instead.
+// and candidate sides (g, o): a goroutine g that runs an access of a pair
+// on location o. It gives the candidates where each instance of g only
+// ever reaches the objects of o it allocated itself (instance.dl, with its
+// soundness argument): a worker started by a go statement in a loop that
+// builds its own map and hands it back to main makes the map escape, but
+// no two workers touch one map; and main and a worker that each build
+// their own objects of one site never touch one object. The races stage
+// drops the goroutine pairs of two such goroutines (one twice included).
+// Thread escape is per abstract object and cannot tell a go statement's
+// instances, or the objects of a site that two goroutines allocate, apart;
+// this follows how an instance may obtain a pointer (its start, globals,
+// loads from locations shared or written by other goroutines, unless the
+// writer is itself such a goroutine for the object it writes into)
+// instead.
 package escape

@@ -14,24 +14,25 @@ var instanceSource string
 
 var parseInstanceRules = datalog.Embedded("instance.dl", instanceSource)
 
-// A SelfPair is a goroutine G (of mhp.Goroutines) that runs both accesses
-// of a pair on location O.
-type SelfPair struct {
+// A Side is a goroutine G (of mhp.Goroutines) that runs an access of a
+// pair on location O.
+type Side struct {
 	G uint32
 	O pointsto.Ctx
 }
 
-// InstancePrivate returns the pairs of cands whose location no two
-// instances of the goroutine reach (instance.dl): each instance of G only
-// ever touches the objects of O it allocated itself.
-func InstancePrivate(r *pointsto.Result, gs *mhp.Goroutines, cands []SelfPair) (map[SelfPair]bool, error) {
+// InstancePrivate returns the sides of cands whose goroutine's instances
+// each only ever touch the objects of O they allocated themselves
+// (instance.dl): no two instances of G reach one object of O, and no
+// instance of G and one of another goroutine that has the same for O.
+func InstancePrivate(r *pointsto.Result, gs *mhp.Goroutines, cands []Side) (map[Side]bool, error) {
 	prog, err := parseInstanceRules()
 	if err != nil {
 		return nil, err
 	}
-	inputs := map[string][]uint32{"selfPair": make([]uint32, 0, 2*len(cands))}
+	inputs := map[string][]uint32{"pairSide": make([]uint32, 0, 2*len(cands))}
 	for _, p := range cands {
-		inputs["selfPair"] = append(inputs["selfPair"], p.G, uint32(p.O))
+		inputs["pairSide"] = append(inputs["pairSide"], p.G, uint32(p.O))
 	}
 	for _, rel := range []string{"threadReach", "spawnSite", "unseenObj"} {
 		var flat []uint32
@@ -44,9 +45,9 @@ func InstancePrivate(r *pointsto.Result, gs *mhp.Goroutines, cands []SelfPair) (
 	if err != nil {
 		return nil, err
 	}
-	private := map[SelfPair]bool{}
+	private := map[Side]bool{}
 	for t := range db.Tuples("instancePrivate") {
-		private[SelfPair{t[0], pointsto.Ctx(t[1])}] = true
+		private[Side{t[0], pointsto.Ctx(t[1])}] = true
 	}
 	return private, nil
 }

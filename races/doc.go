@@ -16,12 +16,13 @@
 //     distinct objects in distinct goroutines; two atomic accesses never
 //     race;
 //   - escaping: on an object another goroutine can reach (package escape:
-//     thread escape); and a goroutine pair (g, g), for a goroutine g that
-//     may run many times, only on a location that two instances of g can
-//     both reach (instance escape, instances.go): a pair whose only
-//     goroutine pair is such a (g, g) goes here, the (g, g) of the others
-//     once the parallel stage has made their goroutine pairs (a pair left
-//     with none counts there);
+//     thread escape); and a goroutine pair (g1, g2), g1 = g2 included, only
+//     on a location an instance of g1 or one of g2 reaches objects of
+//     without having allocated them (instance escape, instances.go): a
+//     pair all of whose goroutines are private on its location goes here,
+//     the goroutine pairs of two private goroutines of the others once the
+//     parallel stage has made their goroutine pairs (a pair left with none
+//     counts there);
 //   - parallel: not ordered by happens-before (package mhp), asked once
 //     per access pair and pair of goroutines, whatever the locations;
 //   - unlocked: not both under one lock (package condmustnot): first with

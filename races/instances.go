@@ -10,19 +10,21 @@ import (
 )
 
 // instanceEscape applies instance escape (escape.InstancePrivate) to the
-// pairs left by thread escape: where a goroutine g that may run many times
-// runs both accesses of a pair on a location no two instances of g reach,
-// the goroutine pair (g, g) is not a race. A pair whose only goroutine pair
-// is that one goes here (counted in the escaping stage); the others keep
-// the goroutines in alone, and dropAlone takes their (g, g) out once the
-// parallel stage has made the goroutine pairs.
+// pairs left by thread escape. A goroutine of a pair is private on its
+// location when each of its instances only touches the objects of the
+// location it allocated itself: two instances of a private goroutine never
+// touch one object, and neither do a private goroutine and another private
+// one (an object has one allocating goroutine), so a goroutine pair of two
+// private goroutines (one twice included) is not a race. A pair all of
+// whose goroutines are private goes here (counted in the escaping stage);
+// the others keep their private goroutines in alone, and dropAlone takes
+// their goroutine pairs out once the parallel stage has made them.
 func instanceEscape(r *pointsto.Result, gs *mhp.Goroutines, pairs []pair) ([]pair, error) {
-	var cands []escape.SelfPair
-	seen := map[escape.SelfPair]bool{}
+	var cands []escape.Side
+	seen := map[escape.Side]bool{}
 	for _, p := range pairs {
-		for _, g := range intersect(p.g[0], p.g[1]) {
-			c := escape.SelfPair{G: g, O: p.o}
-			if gr := &gs.List[g]; gr.Kind == mhp.GoGoroutine && !gr.Single && !seen[c] {
+		for _, g := range slices.Concat(p.g[0], p.g[1]) {
+			if c := (escape.Side{G: g, O: p.o}); !seen[c] {
 				seen[c] = true
 				cands = append(cands, c)
 			}
@@ -34,35 +36,23 @@ func instanceEscape(r *pointsto.Result, gs *mhp.Goroutines, pairs []pair) ([]pai
 	}
 	for i := range pairs {
 		p := &pairs[i]
-		for _, g := range intersect(p.g[0], p.g[1]) {
-			if private[escape.SelfPair{G: g, O: p.o}] {
+		for _, g := range union(p.g[0], p.g[1]) {
+			if private[escape.Side{G: g, O: p.o}] {
 				p.alone = append(p.alone, g)
 			}
 		}
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool {
-		return len(p.alone) == 1 && slices.Equal(p.g[0], p.alone) && slices.Equal(p.g[1], p.alone)
+		return len(p.alone) == len(union(p.g[0], p.g[1]))
 	}), nil
 }
 
-// intersect returns the goroutines in both sorted lists.
-func intersect(a, b []uint32) []uint32 {
-	var out []uint32
-	for len(a) > 0 && len(b) > 0 {
-		switch {
-		case a[0] < b[0]:
-			a = a[1:]
-		case a[0] > b[0]:
-			b = b[1:]
-		default:
-			out = append(out, a[0])
-			a, b = a[1:], b[1:]
-		}
-	}
-	return out
+// union returns the goroutines in either sorted list, sorted.
+func union(a, b []uint32) []uint32 {
+	return slices.Compact(slices.Sorted(slices.Values(slices.Concat(a, b))))
 }
 
-// dropAlone takes out of each pair's goroutine pairs the (g, g) of its
+// dropAlone takes out of each pair's goroutine pairs those of two of its
 // alone goroutines (instanceEscape). Such a pair gets a shared id of its
 // own, one per list it came with and goroutines taken out, so that the
 // pairs that still share a list are those with the same goroutine pairs.
@@ -78,7 +68,7 @@ func dropAlone(pairs []pair) {
 			continue
 		}
 		gp := slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
-			return gp[0] == gp[1] && slices.Contains(p.alone, gp[0])
+			return slices.Contains(p.alone, gp[0]) && slices.Contains(p.alone, gp[1])
 		})
 		if len(gp) == len(p.gp) {
 			continue

@@ -11,14 +11,18 @@ import (
 
 // TestInstanceEscape checks where instance escape applies: in each program
 // of testdata/races below, a goroutine started by a go statement that runs
-// many times (mhp: not Single) runs both accesses of a race on a location.
-// Where the rule applies, that goroutine pair is reported with the rule
-// off and not with it on (main's constructor writes its own object of the
-// workers' site: instance_pool_main_builds_first); where it must not (the
+// many times (mhp: not Single) runs both accesses of a race on a location
+// (self), or two goroutines run its two accesses (cross). Where the rule
+// applies, such goroutine pairs are reported with the rule off and not
+// with it on (main's constructor writes its own object of the workers'
+// site: instance_pool_main_builds_first; main and two workers build tables
+// of their own: instance_goroutines_own_tables); where it must not (the
 // instances share an object they allocate, through a global, a shared
-// field, a channel, a sync.Pool, a go statement of the goroutine itself, or
-// a field or an array main writes into a worker's object, the array through
-// an append with room), it is reported either way.
+// field, a channel, a sync.Pool, a go statement of the goroutine itself, a
+// struct copied out of an interface's box, or a field or an array main
+// writes into a worker's object, the array through an append with room; an
+// object one goroutine hands another at its start or points the other's
+// object at), they are reported either way.
 // TestWant checks the lines of the races.
 func TestInstanceEscape(t *testing.T) {
 	root, err := filepath.Abs("..")
@@ -30,8 +34,10 @@ func TestInstanceEscape(t *testing.T) {
 		t.Fatal(err)
 	}
 	// By program directory, with the rule off and on: the goroutine pairs
-	// whose two goroutines are one that a go statement may start many times.
+	// whose two goroutines are one that a go statement may start many times
+	// (self), and those of two goroutines (cross).
 	selfPairs := [2]map[string]int{{}, {}}
+	crossPairs := [2]map[string]int{{}, {}}
 	for k, off := range []bool{true, false} {
 		err := demand.Each(a, demand.Options{Once: true, Races: races.Options{NoInstance: off}}, demand.EachOptions{}, func(r *demand.Result) error {
 			gs := r.Races.Goroutines
@@ -40,6 +46,8 @@ func TestInstanceEscape(t *testing.T) {
 				for _, p := range race.Pairs {
 					if g := gs.List[p[0]]; p[0] == p[1] && g.Kind == mhp.GoGoroutine && !g.Single {
 						selfPairs[k][dir]++
+					} else if p[0] != p[1] {
+						crossPairs[k][dir]++
 					}
 				}
 			}
@@ -51,22 +59,31 @@ func TestInstanceEscape(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		program string
+		cross   bool
 		applies bool
 	}{
-		{"instance_pool_own_objects", true},
-		{"instance_pool_main_builds_first", true},
-		{"instance_rewired_by_main_racy", false},
-		{"instance_append_into_worker_racy", false},
-		{"instance_pool_global_racy", false},
-		{"instance_pool_shared_field_racy", false},
-		{"instance_handoff_chan_racy", false},
-		{"instance_handoff_pool_racy", false},
-		{"instance_spawn_self_racy", false},
+		{"instance_pool_own_objects", false, true},
+		{"instance_pool_main_builds_first", false, true},
+		{"instance_rewired_by_main_racy", false, false},
+		{"instance_append_into_worker_racy", false, false},
+		{"instance_pool_global_racy", false, false},
+		{"instance_pool_shared_field_racy", false, false},
+		{"instance_handoff_chan_racy", false, false},
+		{"instance_handoff_pool_racy", false, false},
+		{"instance_spawn_self_racy", false, false},
+		{"instance_value_from_box_racy", false, false},
+		{"instance_goroutines_own_tables", true, true},
+		{"instance_goroutines_rewired_racy", true, false},
+		{"instance_goroutines_shared_index_racy", true, false},
 	} {
-		off, on := selfPairs[0][tc.program], selfPairs[1][tc.program]
+		counts, what := selfPairs, "of one goroutine that runs many times"
+		if tc.cross {
+			counts, what = crossPairs, "of two goroutines"
+		}
+		off, on := counts[0][tc.program], counts[1][tc.program]
 		if off == 0 || (on == 0) != tc.applies {
-			t.Errorf("%s: %d goroutine pairs of one goroutine that runs many times with instance escape off, %d with it on; want some off, and none on: %v",
-				tc.program, off, on, tc.applies)
+			t.Errorf("%s: %d goroutine pairs %s with instance escape off, %d with it on; want some off, and none on: %v",
+				tc.program, off, what, on, tc.applies)
 		}
 	}
 }

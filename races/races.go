@@ -743,7 +743,7 @@ type pair struct {
 	shared int
 	write  [2]bool
 	o      pointsto.Ctx
-	alone  []uint32 // goroutines no two instances of which reach o (instanceEscape)
+	alone  []uint32 // the goroutines private on o: no pair of two of them races (instanceEscape)
 }
 
 // aliasing gives the pairs of accesses that may touch the same location,

@@ -40,7 +40,7 @@ var goInputs = map[string][]string{
 	"kobj":          {"entryCtx", "newObj", "newObjIn", "globalObj", "objSite", "subObj", "callCtx", "selfCtx", "goCtx"},
 	"mhp":           {"threadEntry", "spawnSite", "recvKind", "releaseKind", "sendKind", "waitKind", "doneKind", "onceKind", "mutexMethod", "madeChan", "unsafePtr"},
 	"races":         {"accessPt", "concurrentReach", "sequentialReach", "analyzed", "other", "checked"},
-	"instance":      {"selfPair"},
+	"instance":      {"pairSide"},
 	"condmustnot":   condmustnotInputs,
 	"condmustnot-2": condmustnotInputs,
 	"condmustnot-3": condmustnotInputs,
