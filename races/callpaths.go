@@ -68,7 +68,8 @@ type callPaths struct {
 	queries   [][2]uint32
 	protected map[[2]uint32]bool
 
-	memo *sideMemo
+	memo   *sideMemo
+	orders map[uint32]*mhp.CallOrder // the CallOrders of the eb being proved, by gb
 	// Of the side being walked: the sites of the chain, b's CallOrder,
 	// and memo.ordered.
 	stack     []uint32
@@ -76,15 +77,15 @@ type callPaths struct {
 	ordered   map[uint32]bool
 }
 
-// sideMemo keeps answers of sides with one b access (eb): every key
-// below is read with eb, so the work is ordered by eb and the answers
-// dropped when the next eb begins, or when they pass callPathMemo
-// entries; each is computed again when needed, so dropping them changes
-// no answer.
+// sideMemo keeps answers of sides across their b accesses: a walk reads
+// b and gb only through their CallOrder (one per what CallOrdered reads of
+// them) and whether b holds a lock, so the sides of all the eb with one
+// CallOrder share their walks. The answers are dropped when they pass
+// callPathMemo entries; each is computed again when needed, so dropping
+// them changes no answer.
 type sideMemo struct {
-	orders  map[uint32]*mhp.CallOrder     // b's in gb, by gb
-	ordered map[[2]uint32]map[uint32]bool // CallOrdered by (ga, gb) and call site
-	walks   map[[3]uint32]walk            // by (a's function, ga, gb)
+	ordered map[orderedKey]map[uint32]bool // CallOrdered by (CallOrder, ga) and call site
+	walks   map[walkKey]walk
 	// chainIDs numbers the chains the walks visit: by the number of a
 	// chain and a call site above it, the chain with that site added (the
 	// empty chain is 0); below gives a numbered chain's (chain, site).
@@ -107,8 +108,22 @@ type walk struct {
 // variable for the test that dropping answers changes none.)
 var callPathMemo = 1 << 22
 
+// orderedKey is a CallOrder and the goroutine ga asked about.
+type orderedKey struct {
+	co *mhp.CallOrder
+	ga uint32
+}
+
+// walkKey is what a side's walk reads: a's function, ga, b's CallOrder
+// in gb, and whether the walk collects lock queries (b holds a lock).
+type walkKey struct {
+	orderedKey
+	fn      uint32
+	collect bool
+}
+
 func newSideMemo() *sideMemo {
-	return &sideMemo{orders: map[uint32]*mhp.CallOrder{}, ordered: map[[2]uint32]map[uint32]bool{}, walks: map[[3]uint32]walk{},
+	return &sideMemo{ordered: map[orderedKey]map[uint32]bool{}, walks: map[walkKey]walk{},
 		chainIDs: map[[2]uint32]uint32{}, below: [][2]uint32{{}}, via: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
 }
 
@@ -179,7 +194,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	// each calls side for every side of eb's goroutine pairs (not yet
 	// proved, with left), with the goroutine pair's bit.
 	each := func(eb uint32, left bool, side func(s callPathSide, bit uint)) {
-		cp.memo = newSideMemo()
+		cp.orders = map[uint32]*mhp.CallOrder{}
 		for _, r := range byB[eb] {
 			p := lists[r.list]
 			for j, gp := range p.gp {
@@ -193,6 +208,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		}
 	}
 	// First pass. A side whose b holds no lock has no query to ask.
+	cp.memo = newSideMemo()
 	for _, eb := range ebs {
 		each(eb, false, func(s callPathSide, bit uint) {
 			w := cp.walk(s)
@@ -221,6 +237,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			withProved[eb][[3]uint32{o[0], o[1], q[1]}] = true
 		}
 	}
+	cp.memo = newSideMemo()
 	for _, eb := range ebs {
 		if withProved[eb] == nil {
 			continue
@@ -234,7 +251,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 		})
 	}
-	cp.memo = nil
+	cp.memo, cp.orders = nil, nil
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
 		j := first[l]
@@ -251,9 +268,9 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 
 // walk returns s's walk. It reads a only through its function F (where
 // it starts, and where it stops going up): its answer is that of every
-// access of F with the same goroutines and b.
+// access of F with the same ga and b's CallOrder.
 func (cp *callPaths) walk(s callPathSide) walk {
-	key := [3]uint32{cp.f.AccessFunc(s.ea), s.ga, s.gb}
+	key := walkKey{orderedKey{cp.callOrderOf(s), s.ga}, cp.f.AccessFunc(s.ea), s.b != noLock}
 	w, seen := cp.memo.walks[key]
 	if !seen {
 		cp.bound()
@@ -272,22 +289,29 @@ func (cp *callPaths) walk(s callPathSide) walk {
 // covers is covered from a's function, with the call-site budget of one
 // side.
 func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) bool {
-	if cp.callOrder = cp.memo.orders[s.gb]; cp.callOrder == nil {
-		cp.callOrder = cp.order.CallOrder(cp.f.Access(s.eb), s.gb)
-		cp.memo.orders[s.gb] = cp.callOrder
-	}
-	gp := [2]uint32{s.ga, s.gb}
-	if cp.ordered = cp.memo.ordered[gp]; cp.ordered == nil {
+	cp.callOrder = cp.callOrderOf(s)
+	key := orderedKey{cp.callOrder, s.ga}
+	if cp.ordered = cp.memo.ordered[key]; cp.ordered == nil {
 		cp.ordered = map[uint32]bool{}
-		cp.memo.ordered[gp] = cp.ordered
+		cp.memo.ordered[key] = cp.ordered
 	}
 	budget := callPathSites
 	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, collect, locked)
 }
 
+// callOrderOf returns the CallOrder of s's b in gb.
+func (cp *callPaths) callOrderOf(s callPathSide) *mhp.CallOrder {
+	co := cp.orders[s.gb]
+	if co == nil {
+		co = cp.order.CallOrder(cp.f.Access(s.eb), s.gb)
+		cp.orders[s.gb] = co
+	}
+	return co
+}
+
 // lockedChains returns the chains at which the collecting walk asks s's
 // lock queries and the query is proved. A query of a's instance against
-// b's is asked only by the walk for (F, ga, eb, gb), so these are the
+// b's is asked for s only at the chains of s's walk, so these are the
 // only chains where a lock keeps s's a apart from b.
 func (cp *callPaths) lockedChains(s callPathSide) []uint32 {
 	var locked []uint32
