@@ -1,6 +1,7 @@
 package races
 
 import (
+	"cmp"
 	"encoding/binary"
 	"maps"
 	"slices"
@@ -68,8 +69,10 @@ type callPaths struct {
 	queries   [][2]uint32
 	protected map[[2]uint32]bool
 
-	memo   *sideMemo
-	orders map[uint32]*mhp.CallOrder // the CallOrders of the eb being proved, by gb
+	memo *sideMemo
+	// Of the eb being proved, by gb: its CallOrders and lock instances.
+	orders map[uint32]*mhp.CallOrder
+	bs     map[uint32]uint32
 	// Of the side being walked: the sites of the chain, b's CallOrder,
 	// and memo.ordered.
 	stack     []uint32
@@ -190,11 +193,19 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		}
 	}
 	ebs := slices.Sorted(maps.Keys(byB))
+	// An eb's sides by a's function, then a: the sides of one function
+	// share walks, those of one a their queries.
+	aOf := func(r sideRef) uint32 { return lists[r.list].e[r.k] }
+	for _, refs := range byB {
+		slices.SortStableFunc(refs, func(r, q sideRef) int {
+			return cmp.Or(cmp.Compare(cp.f.AccessFunc(aOf(r)), cp.f.AccessFunc(aOf(q))), cmp.Compare(aOf(r), aOf(q)))
+		})
+	}
 	proved := bitset.New(first[len(lists)])
 	// each calls side for every side of eb's goroutine pairs (not yet
 	// proved, with left), with the goroutine pair's bit.
 	each := func(eb uint32, left bool, side func(s callPathSide, bit uint)) {
-		cp.orders = map[uint32]*mhp.CallOrder{}
+		cp.orders, cp.bs = map[uint32]*mhp.CallOrder{}, map[uint32]uint32{}
 		for _, r := range byB[eb] {
 			p := lists[r.list]
 			for j, gp := range p.gp {
@@ -203,17 +214,45 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 					continue
 				}
 				ga, gb := gp[r.k], gp[1-r.k]
-				side(callPathSide{p.e[r.k], ga, eb, gb, cp.li.in(eb, gb)}, bit)
+				side(callPathSide{p.e[r.k], ga, eb, gb, cp.bIn(eb, gb)}, bit)
 			}
 		}
 	}
-	// First pass. A side whose b holds no lock has no query to ask.
+	// First pass. A side whose b holds no lock has no query to ask. The
+	// sides of one a's function with one (ga, gb) have one walk, and
+	// those of one a with one (ga, gb) the same queries: each is looked up
+	// or asked once in a row of them (walks, while the memo that numbers
+	// their chains lives).
 	cp.memo = newSideMemo()
+	walks, asked := map[uint64]walk{}, map[uint64]bool{}
+	var walksOf *sideMemo
+	fn, a := unnumbered, unnumbered
 	for _, eb := range ebs {
+		clear(walks)
+		clear(asked)
 		each(eb, false, func(s callPathSide, bit uint) {
-			w := cp.walk(s)
-			for _, c := range w.chains {
-				cp.ask(s, c)
+			if f := cp.f.AccessFunc(s.ea); f != fn || cp.memo != walksOf {
+				fn, walksOf = f, cp.memo
+				clear(walks)
+			}
+			if s.ea != a {
+				a = s.ea
+				clear(asked)
+			}
+			key := uint64(s.ga)<<32 | uint64(s.gb)
+			w, ok := walks[key]
+			if !ok {
+				if w = cp.walk(s); cp.memo != walksOf {
+					walksOf = cp.memo
+					clear(walks)
+				}
+				walks[key] = w
+			}
+			if len(w.chains) > 0 && !asked[key] {
+				asked[key] = true
+				for _, c := range w.chains {
+					cp.ask(s, c)
+				}
 			}
 			if w.proved {
 				proved.Set(bit)
@@ -251,7 +290,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 		})
 	}
-	cp.memo, cp.orders = nil, nil
+	cp.memo, cp.orders, cp.bs = nil, nil, nil
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
 		j := first[l]
@@ -297,6 +336,16 @@ func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) 
 	}
 	budget := callPathSites
 	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, collect, locked)
+}
+
+// bIn returns the lock instance of access eb, being proved, in gb.
+func (cp *callPaths) bIn(eb, gb uint32) uint32 {
+	b, ok := cp.bs[gb]
+	if !ok {
+		b = cp.li.in(eb, gb)
+		cp.bs[gb] = b
+	}
+	return b
 }
 
 // callOrderOf returns the CallOrder of s's b in gb.
