@@ -69,10 +69,9 @@ type callPaths struct {
 	queries   [][2]uint32
 	protected map[[2]uint32]bool
 
-	memo *sideMemo
-	// Of the eb being proved, by gb: its CallOrders and lock instances.
-	orders map[uint32]*mhp.CallOrder
-	bs     map[uint32]uint32
+	memo     *sideMemo
+	bs       map[uint32]bInG           // of the eb being proved, by gb
+	orderIDs map[*mhp.CallOrder]uint32 // numbers the CallOrders
 	// Of the side being walked: the sites of the chain, b's CallOrder,
 	// and memo.ordered.
 	stack     []uint32
@@ -82,20 +81,20 @@ type callPaths struct {
 
 // sideMemo keeps answers of sides across their b accesses: a walk reads
 // b and gb only through their CallOrder (one per what CallOrdered reads of
-// them) and whether b holds a lock, so the sides of all the eb with one
-// CallOrder share their walks. The answers are dropped when they pass
+// them) and whether b holds a lock (the two: b's class, bInG), so the
+// sides of all the eb with one class share their walks. The answers are dropped when they pass
 // callPathMemo entries; each is computed again when needed, so dropping
 // them changes no answer.
 type sideMemo struct {
-	ordered map[orderedKey]map[uint32]bool // CallOrdered by (CallOrder, ga) and call site
-	walks   map[walkKey]walk
+	ordered map[uint64]map[uint32]bool // CallOrdered by (CallOrder's number, ga) and call site
+	walks   map[[3]uint32]walk         // by (a's function, ga, b's class)
 	// chainIDs numbers the chains the walks visit: by the number of a
 	// chain and a call site above it, the chain with that site added (the
 	// empty chain is 0); below gives a numbered chain's (chain, site).
 	chainIDs map[[2]uint32]uint32
 	below    [][2]uint32
 	via      map[[3]uint32]uint32 // the instance of (ea, ga, chain), noLock when none
-	asked    map[[2]uint32]bool   // the queries asked with this eb
+	asked    map[[2]uint32]bool   // the queries asked
 	size     int
 }
 
@@ -111,22 +110,17 @@ type walk struct {
 // variable for the test that dropping answers changes none.)
 var callPathMemo = 1 << 22
 
-// orderedKey is a CallOrder and the goroutine ga asked about.
-type orderedKey struct {
-	co *mhp.CallOrder
-	ga uint32
-}
-
-// walkKey is what a side's walk reads: a's function, ga, b's CallOrder
-// in gb, and whether the walk collects lock queries (b holds a lock).
-type walkKey struct {
-	orderedKey
-	fn      uint32
-	collect bool
+// bInG is what the sides of one b in gb read of it: its CallOrder, with
+// its number, its class (the number and whether b holds a lock: all a
+// walk reads of b and gb) and its lock instance.
+type bInG struct {
+	co           *mhp.CallOrder
+	order, class uint32
+	b            uint32
 }
 
 func newSideMemo() *sideMemo {
-	return &sideMemo{ordered: map[orderedKey]map[uint32]bool{}, walks: map[walkKey]walk{},
+	return &sideMemo{ordered: map[uint64]map[uint32]bool{}, walks: map[[3]uint32]walk{},
 		chainIDs: map[[2]uint32]uint32{}, below: [][2]uint32{{}}, via: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
 }
 
@@ -147,7 +141,8 @@ type callPathSide struct{ ea, ga, eb, gb, b uint32 }
 func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, li *lockInstances, cg map[uint32][]uint32) *callPaths {
 	n := f.Size(pointsto.DomM)
 	cp := &callPaths{f: f, gs: gs, order: order, li: li, callers: make([][]uint32, n), roots: make([]bool, n),
-		starts: threadStarts(gs), instances: map[string]uint32{}, owner: map[uint32][2]uint32{}}
+		starts: threadStarts(gs), instances: map[string]uint32{}, owner: map[uint32][2]uint32{},
+		orderIDs: map[*mhp.CallOrder]uint32{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -205,7 +200,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	// each calls side for every side of eb's goroutine pairs (not yet
 	// proved, with left), with the goroutine pair's bit.
 	each := func(eb uint32, left bool, side func(s callPathSide, bit uint)) {
-		cp.orders, cp.bs = map[uint32]*mhp.CallOrder{}, map[uint32]uint32{}
+		cp.bs = map[uint32]bInG{}
 		for _, r := range byB[eb] {
 			p := lists[r.list]
 			for j, gp := range p.gp {
@@ -214,13 +209,13 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 					continue
 				}
 				ga, gb := gp[r.k], gp[1-r.k]
-				side(callPathSide{p.e[r.k], ga, eb, gb, cp.bIn(eb, gb)}, bit)
+				side(callPathSide{p.e[r.k], ga, eb, gb, cp.bIn(eb, gb).b}, bit)
 			}
 		}
 	}
 	// First pass. A side whose b holds no lock has no query to ask. The
-	// sides of one a's function with one (ga, gb) have one walk, and
-	// those of one a with one (ga, gb) the same queries: each is looked up
+	// sides of one a's function with one ga and b's class have one walk,
+	// and those of one a with one (ga, gb) the same queries: each is looked up
 	// or asked once in a row of them (walks, while the memo that numbers
 	// their chains lives).
 	cp.memo = newSideMemo()
@@ -239,7 +234,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 				a = s.ea
 				clear(asked)
 			}
-			key := uint64(s.ga)<<32 | uint64(s.gb)
+			key := uint64(s.ga)<<32 | uint64(cp.bIn(eb, s.gb).class)
 			w, ok := walks[key]
 			if !ok {
 				if w = cp.walk(s); cp.memo != walksOf {
@@ -248,8 +243,8 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 				}
 				walks[key] = w
 			}
-			if len(w.chains) > 0 && !asked[key] {
-				asked[key] = true
+			if q := uint64(s.ga)<<32 | uint64(s.gb); len(w.chains) > 0 && !asked[q] {
+				asked[q] = true
 				for _, c := range w.chains {
 					cp.ask(s, c)
 				}
@@ -290,7 +285,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 		})
 	}
-	cp.memo, cp.orders, cp.bs = nil, nil, nil
+	cp.memo, cp.bs = nil, nil
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
 		j := first[l]
@@ -309,7 +304,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 // it starts, and where it stops going up): its answer is that of every
 // access of F with the same ga and b's CallOrder.
 func (cp *callPaths) walk(s callPathSide) walk {
-	key := walkKey{orderedKey{cp.callOrderOf(s), s.ga}, cp.f.AccessFunc(s.ea), s.b != noLock}
+	key := [3]uint32{cp.f.AccessFunc(s.ea), s.ga, cp.bIn(s.eb, s.gb).class}
 	w, seen := cp.memo.walks[key]
 	if !seen {
 		cp.bound()
@@ -328,8 +323,9 @@ func (cp *callPaths) walk(s callPathSide) walk {
 // covers is covered from a's function, with the call-site budget of one
 // side.
 func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) bool {
-	cp.callOrder = cp.callOrderOf(s)
-	key := orderedKey{cp.callOrder, s.ga}
+	bg := cp.bIn(s.eb, s.gb)
+	cp.callOrder = bg.co
+	key := uint64(bg.order)<<32 | uint64(s.ga)
 	if cp.ordered = cp.memo.ordered[key]; cp.ordered == nil {
 		cp.ordered = map[uint32]bool{}
 		cp.memo.ordered[key] = cp.ordered
@@ -338,24 +334,23 @@ func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) 
 	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, collect, locked)
 }
 
-// bIn returns the lock instance of access eb, being proved, in gb.
-func (cp *callPaths) bIn(eb, gb uint32) uint32 {
-	b, ok := cp.bs[gb]
+// bIn returns what the sides of eb, being proved, read of it in gb.
+func (cp *callPaths) bIn(eb, gb uint32) bInG {
+	bg, ok := cp.bs[gb]
 	if !ok {
-		b = cp.li.in(eb, gb)
-		cp.bs[gb] = b
+		bg.co = cp.order.CallOrder(cp.f.Access(eb), gb)
+		if bg.order, ok = cp.orderIDs[bg.co]; !ok {
+			bg.order = uint32(len(cp.orderIDs))
+			cp.orderIDs[bg.co] = bg.order
+		}
+		if bg.b = cp.li.in(eb, gb); bg.b == noLock {
+			bg.class = 2 * bg.order
+		} else {
+			bg.class = 2*bg.order + 1 // the walk collects lock queries
+		}
+		cp.bs[gb] = bg
 	}
-	return b
-}
-
-// callOrderOf returns the CallOrder of s's b in gb.
-func (cp *callPaths) callOrderOf(s callPathSide) *mhp.CallOrder {
-	co := cp.orders[s.gb]
-	if co == nil {
-		co = cp.order.CallOrder(cp.f.Access(s.eb), s.gb)
-		cp.orders[s.gb] = co
-	}
-	return co
+	return bg
 }
 
 // lockedChains returns the chains at which the collecting walk asks s's
