@@ -7,20 +7,40 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// CallOrder answers CallOrdered for one access b run by goroutine gb:
-// what follows b, and the acquires before it, are computed once for the
-// many calls and goroutines asked about.
+// CallOrder answers CallOrdered for the accesses b run by goroutine gb
+// that give it the same answers: what follows b, and the acquires before
+// it, are computed once for the many calls and goroutines asked about.
 type CallOrder struct {
 	o      *Order
-	b      ssa.Instruction
+	b      ssa.Instruction // the first b asked for with these answers
 	gb     uint32
 	afterB *afterSet
 	acqB   *bitset.BitSet
 }
 
-// CallOrder returns the CallOrder of access b run by goroutine gb.
+// callOrderKey is what CallOrdered reads of b in gb: after(b, gb) (one
+// set per content, after) and acq(b)'s words.
+type callOrderKey struct {
+	gb    uint32
+	after *afterSet
+	acq   string
+}
+
+// CallOrder returns the CallOrder of access b run by goroutine gb: one
+// per gb, after(b, gb) and acq(b), so that accesses with equal answers get
+// the same CallOrder and callers may keep answers by it.
 func (o *Order) CallOrder(b ssa.Instruction, gb uint32) *CallOrder {
-	return &CallOrder{o: o, b: b, gb: gb, afterB: o.after(b, gb), acqB: o.acq(b)}
+	afterB, acqB := o.after(b, gb), o.acq(b)
+	key := callOrderKey{gb, afterB, string(appendWords(nil, acqB))}
+	if co, ok := o.callOrders[key]; ok {
+		return co
+	}
+	if o.callOrders == nil {
+		o.callOrders = map[callOrderKey]*CallOrder{}
+	}
+	co := &CallOrder{o: o, b: b, gb: gb, afterB: afterB, acqB: acqB}
+	o.callOrders[key] = co
+	return co
 }
 
 // CallOrdered reports whether, whenever goroutine ga makes the plain call
@@ -57,7 +77,8 @@ func (co *CallOrder) CallOrdered(call ssa.CallInstruction, ga uint32) bool {
 		return true
 	}
 	// b before the call starts, or b's goroutine instance started after
-	// the call, which starts none (groupJoined).
+	// the call, which starts none (groupJoined). groupJoined orders gb's
+	// whole instance and reads b not at all: co.b may be any b of co.
 	if o.groupJoined(b, gb, c, ga) && !o.callMayRun(c, o.starts[gb]) {
 		return true
 	}

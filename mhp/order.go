@@ -119,14 +119,15 @@ type Order struct {
 	avoiding    map[string]*bitset.BitSet // startedAvoiding, by its set's goroutines
 	// repeatsAt and made keep Facts.Repeats and madeOnce, which depend
 	// on the SSA alone and are asked again for every pair of accesses.
-	repeatsAt map[*ssa.BasicBlock]bool
-	made      map[*ssa.Function]ssa.Value
-	lifted    map[liftKey]frame              // lift, by instruction and value: the pair rules ask for each access's frame again
-	freshFns  map[*ssa.Function]bool         // returnsFresh, by function
-	dirty     *dirtyPublish                  // dirtyStores, once
-	entrySet  map[uint32]bool                // the roots and initializers (isEntry)
-	res       *pointsto.Result               // for the points-to of stored values (dirtyStores)
-	cellAdds  map[*ssa.Function][]counterAdd // counterAdds, by function
+	repeatsAt  map[*ssa.BasicBlock]bool
+	made       map[*ssa.Function]ssa.Value
+	lifted     map[liftKey]frame              // lift, by instruction and value: the pair rules ask for each access's frame again
+	freshFns   map[*ssa.Function]bool         // returnsFresh, by function
+	dirty      *dirtyPublish                  // dirtyStores, once
+	entrySet   map[uint32]bool                // the roots and initializers (isEntry)
+	res        *pointsto.Result               // for the points-to of stored values (dirtyStores)
+	cellAdds   map[*ssa.Function][]counterAdd // counterAdds, by function
+	callOrders map[callOrderKey]*CallOrder    // CallOrder, one per what it reads of b
 
 	// work counts the steps of the fixpoints and searches (see Work).
 	work uint64

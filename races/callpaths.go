@@ -1,6 +1,7 @@
 package races
 
 import (
+	"cmp"
 	"encoding/binary"
 	"maps"
 	"slices"
@@ -68,7 +69,9 @@ type callPaths struct {
 	queries   [][2]uint32
 	protected map[[2]uint32]bool
 
-	memo *sideMemo
+	memo     *sideMemo
+	bs       map[uint32]bInG           // of the eb being proved, by gb
+	orderIDs map[*mhp.CallOrder]uint32 // numbers the CallOrders
 	// Of the side being walked: the sites of the chain, b's CallOrder,
 	// and memo.ordered.
 	stack     []uint32
@@ -76,22 +79,22 @@ type callPaths struct {
 	ordered   map[uint32]bool
 }
 
-// sideMemo keeps answers of sides with one b access (eb): every key
-// below is read with eb, so the work is ordered by eb and the answers
-// dropped when the next eb begins, or when they pass callPathMemo
-// entries; each is computed again when needed, so dropping them changes
-// no answer.
+// sideMemo keeps answers of sides across their b accesses: a walk reads
+// b and gb only through their CallOrder (one per what CallOrdered reads of
+// them) and whether b holds a lock (the two: b's class, bInG), so the
+// sides of all the eb with one class share their walks. The answers are dropped when they pass
+// callPathMemo entries; each is computed again when needed, so dropping
+// them changes no answer.
 type sideMemo struct {
-	orders  map[uint32]*mhp.CallOrder     // b's in gb, by gb
-	ordered map[[2]uint32]map[uint32]bool // CallOrdered by (ga, gb) and call site
-	walks   map[[3]uint32]walk            // by (a's function, ga, gb)
+	ordered map[uint64]map[uint32]bool // CallOrdered by (CallOrder's number, ga) and call site
+	walks   map[[3]uint32]walk         // by (a's function, ga, b's class)
 	// chainIDs numbers the chains the walks visit: by the number of a
 	// chain and a call site above it, the chain with that site added (the
 	// empty chain is 0); below gives a numbered chain's (chain, site).
 	chainIDs map[[2]uint32]uint32
 	below    [][2]uint32
 	via      map[[3]uint32]uint32 // the instance of (ea, ga, chain), noLock when none
-	asked    map[[2]uint32]bool   // the queries asked with this eb
+	asked    map[[2]uint32]bool   // the queries asked
 	size     int
 }
 
@@ -107,8 +110,17 @@ type walk struct {
 // variable for the test that dropping answers changes none.)
 var callPathMemo = 1 << 22
 
+// bInG is what the sides of one b in gb read of it: its CallOrder, with
+// its number, its class (the number and whether b holds a lock: all a
+// walk reads of b and gb) and its lock instance.
+type bInG struct {
+	co           *mhp.CallOrder
+	order, class uint32
+	b            uint32
+}
+
 func newSideMemo() *sideMemo {
-	return &sideMemo{orders: map[uint32]*mhp.CallOrder{}, ordered: map[[2]uint32]map[uint32]bool{}, walks: map[[3]uint32]walk{},
+	return &sideMemo{ordered: map[uint64]map[uint32]bool{}, walks: map[[3]uint32]walk{},
 		chainIDs: map[[2]uint32]uint32{}, below: [][2]uint32{{}}, via: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
 }
 
@@ -129,7 +141,8 @@ type callPathSide struct{ ea, ga, eb, gb, b uint32 }
 func newCallPaths(f *pointsto.Facts, gs *mhp.Goroutines, order *mhp.Order, li *lockInstances, cg map[uint32][]uint32) *callPaths {
 	n := f.Size(pointsto.DomM)
 	cp := &callPaths{f: f, gs: gs, order: order, li: li, callers: make([][]uint32, n), roots: make([]bool, n),
-		starts: threadStarts(gs), instances: map[string]uint32{}, owner: map[uint32][2]uint32{}}
+		starts: threadStarts(gs), instances: map[string]uint32{}, owner: map[uint32][2]uint32{},
+		orderIDs: map[*mhp.CallOrder]uint32{}}
 	for i, ms := range cg {
 		for _, m := range ms {
 			cp.callers[m] = append(cp.callers[m], i)
@@ -175,11 +188,19 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		}
 	}
 	ebs := slices.Sorted(maps.Keys(byB))
+	// An eb's sides by a's function, then a: the sides of one function
+	// share walks, those of one a their queries.
+	aOf := func(r sideRef) uint32 { return lists[r.list].e[r.k] }
+	for _, refs := range byB {
+		slices.SortStableFunc(refs, func(r, q sideRef) int {
+			return cmp.Or(cmp.Compare(cp.f.AccessFunc(aOf(r)), cp.f.AccessFunc(aOf(q))), cmp.Compare(aOf(r), aOf(q)))
+		})
+	}
 	proved := bitset.New(first[len(lists)])
 	// each calls side for every side of eb's goroutine pairs (not yet
 	// proved, with left), with the goroutine pair's bit.
 	each := func(eb uint32, left bool, side func(s callPathSide, bit uint)) {
-		cp.memo = newSideMemo()
+		cp.bs = map[uint32]bInG{}
 		for _, r := range byB[eb] {
 			p := lists[r.list]
 			for j, gp := range p.gp {
@@ -188,16 +209,45 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 					continue
 				}
 				ga, gb := gp[r.k], gp[1-r.k]
-				side(callPathSide{p.e[r.k], ga, eb, gb, cp.li.in(eb, gb)}, bit)
+				side(callPathSide{p.e[r.k], ga, eb, gb, cp.bIn(eb, gb).b}, bit)
 			}
 		}
 	}
-	// First pass. A side whose b holds no lock has no query to ask.
+	// First pass. A side whose b holds no lock has no query to ask. The
+	// sides of one a's function with one ga and b's class have one walk,
+	// and those of one a with one (ga, gb) the same queries: each is looked up
+	// or asked once in a row of them (walks, while the memo that numbers
+	// their chains lives).
+	cp.memo = newSideMemo()
+	walks, asked := map[uint64]walk{}, map[uint64]bool{}
+	var walksOf *sideMemo
+	fn, a := unnumbered, unnumbered
 	for _, eb := range ebs {
+		clear(walks)
+		clear(asked)
 		each(eb, false, func(s callPathSide, bit uint) {
-			w := cp.walk(s)
-			for _, c := range w.chains {
-				cp.ask(s, c)
+			if f := cp.f.AccessFunc(s.ea); f != fn || cp.memo != walksOf {
+				fn, walksOf = f, cp.memo
+				clear(walks)
+			}
+			if s.ea != a {
+				a = s.ea
+				clear(asked)
+			}
+			key := uint64(s.ga)<<32 | uint64(cp.bIn(eb, s.gb).class)
+			w, ok := walks[key]
+			if !ok {
+				if w = cp.walk(s); cp.memo != walksOf {
+					walksOf = cp.memo
+					clear(walks)
+				}
+				walks[key] = w
+			}
+			if q := uint64(s.ga)<<32 | uint64(s.gb); len(w.chains) > 0 && !asked[q] {
+				asked[q] = true
+				for _, c := range w.chains {
+					cp.ask(s, c)
+				}
 			}
 			if w.proved {
 				proved.Set(bit)
@@ -221,6 +271,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			withProved[eb][[3]uint32{o[0], o[1], q[1]}] = true
 		}
 	}
+	cp.memo = newSideMemo()
 	for _, eb := range ebs {
 		if withProved[eb] == nil {
 			continue
@@ -234,7 +285,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 		})
 	}
-	cp.memo = nil
+	cp.memo, cp.bs = nil, nil
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
 		j := first[l]
@@ -251,9 +302,9 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 
 // walk returns s's walk. It reads a only through its function F (where
 // it starts, and where it stops going up): its answer is that of every
-// access of F with the same goroutines and b.
+// access of F with the same ga and b's CallOrder.
 func (cp *callPaths) walk(s callPathSide) walk {
-	key := [3]uint32{cp.f.AccessFunc(s.ea), s.ga, s.gb}
+	key := [3]uint32{cp.f.AccessFunc(s.ea), s.ga, cp.bIn(s.eb, s.gb).class}
 	w, seen := cp.memo.walks[key]
 	if !seen {
 		cp.bound()
@@ -272,22 +323,39 @@ func (cp *callPaths) walk(s callPathSide) walk {
 // covers is covered from a's function, with the call-site budget of one
 // side.
 func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) bool {
-	if cp.callOrder = cp.memo.orders[s.gb]; cp.callOrder == nil {
-		cp.callOrder = cp.order.CallOrder(cp.f.Access(s.eb), s.gb)
-		cp.memo.orders[s.gb] = cp.callOrder
-	}
-	gp := [2]uint32{s.ga, s.gb}
-	if cp.ordered = cp.memo.ordered[gp]; cp.ordered == nil {
+	bg := cp.bIn(s.eb, s.gb)
+	cp.callOrder = bg.co
+	key := uint64(bg.order)<<32 | uint64(s.ga)
+	if cp.ordered = cp.memo.ordered[key]; cp.ordered == nil {
 		cp.ordered = map[uint32]bool{}
-		cp.memo.ordered[gp] = cp.ordered
+		cp.memo.ordered[key] = cp.ordered
 	}
 	budget := callPathSites
 	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, collect, locked)
 }
 
+// bIn returns what the sides of eb, being proved, read of it in gb.
+func (cp *callPaths) bIn(eb, gb uint32) bInG {
+	bg, ok := cp.bs[gb]
+	if !ok {
+		bg.co = cp.order.CallOrder(cp.f.Access(eb), gb)
+		if bg.order, ok = cp.orderIDs[bg.co]; !ok {
+			bg.order = uint32(len(cp.orderIDs))
+			cp.orderIDs[bg.co] = bg.order
+		}
+		if bg.b = cp.li.in(eb, gb); bg.b == noLock {
+			bg.class = 2 * bg.order
+		} else {
+			bg.class = 2*bg.order + 1 // the walk collects lock queries
+		}
+		cp.bs[gb] = bg
+	}
+	return bg
+}
+
 // lockedChains returns the chains at which the collecting walk asks s's
 // lock queries and the query is proved. A query of a's instance against
-// b's is asked only by the walk for (F, ga, eb, gb), so these are the
+// b's is asked for s only at the chains of s's walk, so these are the
 // only chains where a lock keeps s's a apart from b.
 func (cp *callPaths) lockedChains(s callPathSide) []uint32 {
 	var locked []uint32
