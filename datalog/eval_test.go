@@ -1087,6 +1087,32 @@ func TestIndexFit(t *testing.T) {
 	}
 }
 
+// TestDistinct checks that a column's count of distinct values, which the
+// planner's estimates use instead of an index on the column, is the
+// number of keys of that index as the relation grows, and that a value
+// too large to count with bits makes it decline.
+func TestDistinct(t *testing.T) {
+	decl := mustParse(t, ".decl r(x:number, y:number)\n").Relation("r")
+	r := newRelation(decl)
+	for _, n := range []int{0, 10, 1000, 5000} {
+		for i := r.n; i < n; i++ {
+			r.insert([]uint32{uint32(i % 37), uint32(i * 7 % 1001)})
+		}
+		for c := range 2 {
+			if got, ok := r.distinct(c); !ok || got != r.index([]int{c}).used {
+				t.Errorf("%d tuples, column %d: %d distinct (ok %v), the index has %d keys", n, c, got, ok, r.index([]int{c}).used)
+			}
+		}
+	}
+	r.insert([]uint32{1, columnKeysMax})
+	if _, ok := r.distinct(1); ok {
+		t.Errorf("a value of %d counted with bits", columnKeysMax)
+	}
+	if got, ok := r.distinct(0); !ok || got != 37 {
+		t.Errorf("column 0: %d distinct (ok %v), want 37", got, ok)
+	}
+}
+
 // A released database reads the same tuples, answers membership, and
 // runs on after more facts to what a database never released derives.
 func TestRelease(t *testing.T) {

@@ -29,7 +29,25 @@ type relation struct {
 	// when a plan is made that may use it (catchUp): an evaluation reads
 	// only the tuples that were there when it started.
 	indexes []*hashIndex
+
+	// keys[c] counts the distinct values of column c, for the planner's
+	// estimates (distinct); nil until one is asked for.
+	keys []*columnKeys
 }
+
+// columnKeys counts the distinct values of one column of a relation's
+// tuples: a bit per value seen, brought up to date when asked, like an
+// index but with a bit test instead of a hash probe per tuple.
+type columnKeys struct {
+	seen     bitset.BitSet
+	count    int
+	counted  int  // tuples counted so far
+	tooLarge bool // a value past columnKeysMax: count with an index instead
+}
+
+// columnKeysMax bounds the values a columnKeys counts with bits (2 MiB of
+// them); relations of chordgo's analyses hold dense ids far below it.
+const columnKeysMax = 1 << 24
 
 func newRelation(decl *Relation) *relation {
 	r := &relation{decl: decl, arity: decl.Arity()}
@@ -147,6 +165,33 @@ func (r *relation) index(cols []int) *hashIndex {
 	r.catchUp()
 	found.fit(r)
 	return found
+}
+
+// distinct returns the number of distinct values column col holds: the
+// keys an index on that column alone has, without the index (most such
+// estimates are for atoms joined later on more columns, through another
+// index). ok is false when a value is too large to count with bits.
+func (r *relation) distinct(col int) (n int, ok bool) {
+	if r.keys == nil {
+		r.keys = make([]*columnKeys, r.arity)
+	}
+	k := r.keys[col]
+	if k == nil {
+		k = &columnKeys{}
+		r.keys[col] = k
+	}
+	for id := k.counted; id < r.n && !k.tooLarge; id++ {
+		v := r.rows[id*r.arity+col]
+		switch {
+		case v >= columnKeysMax:
+			k.tooLarge = true
+		case !k.seen.Test(uint(v)):
+			k.seen.Set(uint(v))
+			k.count++
+		}
+	}
+	k.counted = r.n
+	return k.count, !k.tooLarge
 }
 
 // fit shrinks the slots of an index built over a relation's tuples to its
@@ -491,6 +536,11 @@ func (r *relation) bytes() int {
 	}
 	for _, ix := range r.indexes {
 		b += len(ix.slots)*5 + cap(ix.next)*4
+	}
+	for _, k := range r.keys {
+		if k != nil {
+			b += len(k.seen.Words()) * 8
+		}
 	}
 	return b
 }
