@@ -215,7 +215,7 @@ func (db *Database) AddFrom(src *Database, rel string) error {
 }
 
 // Release drops what evaluation built besides the tuples: every
-// relation's indexes and hash set (a dense relation keeps its bitsets,
+// relation's indexes, column counts and hash set (a dense relation keeps its bitsets,
 // which are its set). It is for a database that will be read tuple by
 // tuple from now on (Tuples, Flat, Len): a finished stage's database
 // lives as long as its results, and its indexes take as much memory as
@@ -226,6 +226,7 @@ func (db *Database) Release() {
 	defer db.lending.Unlock()
 	for _, r := range db.rels {
 		r.indexes = nil
+		r.keys = nil
 		r.freeze()
 	}
 }
@@ -290,8 +291,14 @@ func (db *Database) columnBounds() map[*Type]uint64 {
 	db.bounds = map[*Type]uint64{}
 	for _, r := range db.rels {
 		for i, a := range r.decl.Attrs {
-			for id := range r.n {
-				db.see(a.Type, r.rows[id*r.arity+i])
+			if r.n > 0 {
+				// The largest value as unsigned is negative as a number if
+				// any value is: see gives the same bound as for each value.
+				top := uint32(0)
+				for off := i; off < r.n*r.arity; off += r.arity {
+					top = max(top, r.rows[off])
+				}
+				db.see(a.Type, top)
 			}
 		}
 	}

@@ -45,8 +45,11 @@
 //
 // Each variant is compiled to a nested-loop plan: the delta atom first, then
 // repeatedly the atom expected to yield the fewest tuples (none unbound: a
-// membership test; else the tuples per key of the index on its bound
-// columns), ties in source order; negations and comparisons run as soon as
+// membership test; else the tuples per key on its bound columns: for one
+// column, the distinct values counted with a bit each, kept per relation
+// and brought up to date when asked, so no index is built only to be
+// estimated; for several, the keys of the index on them), ties in source
+// order; negations and comparisons run as soon as
 // their variables are bound. An atom that binds no new variable stops at its
 // first match (a semi-join).
 //
@@ -88,7 +91,9 @@
 // byte of each key's hash so that a probe reads another tuple's row (a
 // cache miss on a large relation) only when that byte matches. Joins
 // look tuples up through hash indexes on exactly the bound columns each plan
-// needs, built on first use; each index chains the tuples with equal keys
+// needs, built on first use (on one column whose values are few enough,
+// an array by value instead: a lookup is one read, with no hashing and no
+// row compared); each index chains the tuples with equal keys
 // newest first, so a lookup limited to the tuples visible in an iteration
 // stops early. An evaluation reads only tuples that were there when its plan
 // was made, so inserting a tuple touches only the duplicate check: a plan

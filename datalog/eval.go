@@ -270,10 +270,11 @@ func comparisonType(c Comparison, varTypes map[string]*Type, symbolType *Type) *
 // atomCost estimates how many tuples atom a yields for the variables bound
 // so far, to join the cheapest atom next. An atom with no unbound variable
 // is a test and yields at most one; otherwise the estimate is the tuples per
-// key of the index on the bound columns (built here if it is new, as the
-// plan will most likely use it), or the whole relation when nothing is
-// bound. Plans are made again each iteration, so the estimates follow the
-// relations as they grow.
+// key on the bound columns, or the whole relation when nothing is bound.
+// The keys of one column are counted without an index (distinct); those
+// of several, by the index on them (built here if
+// it is new, as the plan will most likely use it). Plans are made again
+// each iteration, so the estimates follow the relations as they grow.
 func (db *Database) atomCost(a Atom, bound func(Term) bool) float64 {
 	rel := db.rels[a.Rel.index]
 	var cols []int
@@ -293,8 +294,14 @@ func (db *Database) atomCost(a Atom, bound func(Term) bool) float64 {
 	case len(cols) == 0:
 		return float64(rel.n)
 	}
-	ix := rel.index(cols)
-	return float64(rel.n) / float64(max(ix.used, 1))
+	keys, ok := 0, false
+	if len(cols) == 1 {
+		keys, ok = rel.distinct(cols[0])
+	}
+	if !ok {
+		keys = rel.index(cols).used
+	}
+	return float64(rel.n) / float64(max(keys, 1))
 }
 
 // atomQueue holds the atoms a plan has still to join, cheapest first, ties

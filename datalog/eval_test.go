@@ -1050,8 +1050,10 @@ func TestCatchUp(t *testing.T) {
 }
 
 // An index built over a relation's tuples fits its slots to its keys and
-// answers every lookup as one built tuple by tuple.
+// answers every lookup as one built tuple by tuple. The keys are spread
+// out so that the index hashes them (byValueFits is false).
 func TestIndexFit(t *testing.T) {
+	const spread = 1 << 16
 	decl := mustParse(t, ".decl r(x:number, y:number)\n").Relation("r")
 	for _, tt := range []struct {
 		name       string
@@ -1066,24 +1068,97 @@ func TestIndexFit(t *testing.T) {
 			want := &hashIndex{}
 			want.init([]int{0}, true, 0)
 			for i := range tt.tuples {
-				tu := []uint32{uint32(i % tt.keysOfCol0), uint32(i)}
+				tu := []uint32{uint32(i%tt.keysOfCol0) * spread, uint32(i)}
 				r.insert(tu)
 				eager.insert(tu)
 				want.add(eager, uint32(i))
 			}
 			got := r.index([]int{0})
-			if len(got.slots) != slotsFor(got.used) {
+			if got.byValue != nil || len(got.slots) != slotsFor(got.used) {
 				t.Errorf("%d slots for %d keys, want %d", len(got.slots), got.used, slotsFor(got.used))
 			}
 			if got.used != want.used || !slices.Equal(got.next, want.next) {
 				t.Errorf("%d keys, chains equal %v; want %d keys, equal chains", got.used, slices.Equal(got.next, want.next), want.used)
 			}
 			for key := range uint32(tt.keysOfCol0 + 1) {
-				if g, w := got.lookup(r, []uint32{key}), want.lookup(eager, []uint32{key}); g != w {
+				if g, w := got.lookup(r, []uint32{key * spread}), want.lookup(eager, []uint32{key * spread}); g != w {
 					t.Errorf("key %d: newest tuple %d, want %d", key, g, w)
 				}
 			}
 		})
+	}
+}
+
+// TestIndexByValue checks that an index on one column of small values is
+// an array by value, that it finds what a hash index built tuple by
+// tuple finds as the relation grows, and that it turns into a hash index
+// with the same answers when a value is too large for the array.
+func TestIndexByValue(t *testing.T) {
+	decl := mustParse(t, ".decl r(x:number, y:number)\n").Relation("r")
+	r, eager := newRelation(decl), newRelation(decl)
+	want := &hashIndex{}
+	want.init([]int{0}, true, 0)
+	add := func(x, y uint32) {
+		tu := []uint32{x, y}
+		if r.insert(tu) {
+			eager.insert(tu)
+			want.add(eager, uint32(eager.n-1))
+		}
+	}
+	check := func(stage string, byValue bool, keys ...uint32) {
+		t.Helper()
+		got := r.index([]int{0})
+		if (got.byValue != nil) != byValue {
+			t.Errorf("%s: by value %v, want %v", stage, got.byValue != nil, byValue)
+		}
+		if got.used != want.used || !slices.Equal(got.next, want.next) {
+			t.Errorf("%s: %d keys, chains equal %v; want %d keys", stage, got.used, slices.Equal(got.next, want.next), want.used)
+		}
+		for _, key := range keys {
+			if g, w := got.lookup(r, []uint32{key}), want.lookup(eager, []uint32{key}); g != w {
+				t.Errorf("%s, key %d: newest tuple %d, want %d", stage, key, g, w)
+			}
+		}
+	}
+	var keys []uint32
+	for i := range uint32(1000) {
+		add(i%50, i)
+		keys = append(keys, i)
+	}
+	check("built", true, keys...)
+	for i := range uint32(1000) { // values past the array, which grows
+		add(50+i%70, i)
+	}
+	check("grown", true, keys...)
+	add(1<<20, 1)
+	add(1<<20, 2)
+	add(3, 1<<20)
+	check("hashed", false, append(keys, 1<<20, 1<<20+1)...)
+}
+
+// TestDistinct checks that a column's count of distinct values, which the
+// planner's estimates use instead of an index on the column, is the
+// number of keys of that index as the relation grows, and that a value
+// too large to count with bits makes it decline.
+func TestDistinct(t *testing.T) {
+	decl := mustParse(t, ".decl r(x:number, y:number)\n").Relation("r")
+	r := newRelation(decl)
+	for _, n := range []int{0, 10, 1000, 5000} {
+		for i := r.n; i < n; i++ {
+			r.insert([]uint32{uint32(i % 37), uint32(i * 7 % 1001)})
+		}
+		for c := range 2 {
+			if got, ok := r.distinct(c); !ok || got != r.index([]int{c}).used {
+				t.Errorf("%d tuples, column %d: %d distinct (ok %v), the index has %d keys", n, c, got, ok, r.index([]int{c}).used)
+			}
+		}
+	}
+	r.insert([]uint32{1, columnKeysMax})
+	if _, ok := r.distinct(1); ok {
+		t.Errorf("a value of %d counted with bits", columnKeysMax)
+	}
+	if got, ok := r.distinct(0); !ok || got != 37 {
+		t.Errorf("column 0: %d distinct (ok %v), want 37", got, ok)
 	}
 }
 
