@@ -760,12 +760,19 @@ var splitMin uint32 = 1 << 9 // a variable so tests can split small inputs
 // A scan of more than splitRound tuples is shared out in rounds, up to
 // splitRounds, each inserting its tuples before the next starts: what
 // waits to be inserted is then a part of what the evaluation derives,
-// and later rounds do not keep what earlier ones inserted.
+// and later rounds do not keep what earlier ones inserted. A round holds
+// its head tuples, duplicates included, until it ends, so the first round
+// takes one chunk per worker, and each later one as many chunks as the
+// rounds before derived about splitBuffer words from: a join that derives
+// millions of tuples per chunk (bbolt's tests, where the buffers held 4.4
+// GB) runs in more rounds instead of holding them all.
 const (
 	splitChunks = 16
 	splitRound  = 1 << 13
 	splitRounds = 4
 )
+
+var splitBuffer = 1 << 23 // a variable so tests can take a chunk a round
 
 // splittable reports whether exec may share out the first step's tuples
 // [lo, hi) between cores, with the result of run(0, rg): the same tuples
@@ -819,8 +826,13 @@ func (p *plan) runSplit(lo, hi uint32, rg *ranges) {
 	rounds := min(max((hi-lo)/splitRound, 1), splitRounds)
 	perRound := workers * splitChunks / int(rounds)
 	out := make([][]uint32, perRound)
+	var chunks, words int // evaluated so far, and the head tuples' words they derived
 	for lo < hi {
-		n := min(uint32(perRound), (hi-lo+chunk-1)/chunk)
+		want := workers
+		if chunks > 0 {
+			want = min(perRound, max(1, splitBuffer*chunks/max(words, 1)))
+		}
+		n := min(uint32(want), (hi-lo+chunk-1)/chunk)
 		var next atomic.Uint32
 		var wg sync.WaitGroup
 		for _, w := range parts {
@@ -836,12 +848,14 @@ func (p *plan) runSplit(lo, hi uint32, rg *ranges) {
 		wg.Wait()
 		a := p.out.arity
 		for _, tuples := range out[:n] {
+			words += len(tuples)
 			for k := 0; k < len(tuples); k += a {
 				if p.out.insert(tuples[k : k+a]) {
 					p.stats.Tuples++
 				}
 			}
 		}
+		chunks += int(n)
 		lo = min(lo+n*chunk, hi)
 	}
 }

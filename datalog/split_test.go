@@ -13,11 +13,12 @@ import (
 // (runSplit) inserts the same tuples in the same order, with the same
 // statistics, as one core: on the random programs of TestDifferential,
 // every plan split down to one tuple a chunk, and on Andersen's points-to
-// at the size where exec splits.
+// at the size where exec splits; with rounds sized by what they derive,
+// and with one chunk a round (a buffer bound no chunk stays under).
 func TestSplit(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
-	defaultMin := splitMin
-	defer func() { splitMin = defaultMin }()
+	defaultMin, defaultBuffer := splitMin, splitBuffer
+	defer func() { splitMin, splitBuffer = defaultMin, defaultBuffer }()
 	type input struct {
 		name string
 		prog *Program
@@ -44,8 +45,8 @@ func TestSplit(t *testing.T) {
 		return db
 	}})
 	for _, in := range inputs {
-		run := func(min uint32) (*Database, *Stats) {
-			splitMin = min
+		run := func(min uint32, buffer int) (*Database, *Stats) {
+			splitMin, splitBuffer = min, buffer
 			db := in.db()
 			stats, err := db.Run()
 			if err != nil {
@@ -57,16 +58,18 @@ func TestSplit(t *testing.T) {
 		if in.name == "andersen" {
 			small = defaultMin
 		}
-		one, oneStats := run(math.MaxUint32)
-		split, splitStats := run(small)
-		for _, r := range in.prog.Relations {
-			if got, want := split.Flat(r.Name), one.Flat(r.Name); !slices.Equal(got, want) {
-				t.Errorf("%s: %s: split evaluation gave %d values, one core %d, or another order", in.name, r.Name, len(got), len(want))
+		one, oneStats := run(math.MaxUint32, defaultBuffer)
+		for _, buffer := range []int{defaultBuffer, 1} {
+			split, splitStats := run(small, buffer)
+			for _, r := range in.prog.Relations {
+				if got, want := split.Flat(r.Name), one.Flat(r.Name); !slices.Equal(got, want) {
+					t.Errorf("%s, buffer %d: %s: split evaluation gave %d values, one core %d, or another order", in.name, buffer, r.Name, len(got), len(want))
+				}
 			}
-		}
-		for i, rs := range splitStats.Rules {
-			if rs.Tuples != oneStats.Rules[i].Tuples {
-				t.Errorf("%s: %s: %d tuples derived split, %d on one core", in.name, rs.Rule, rs.Tuples, oneStats.Rules[i].Tuples)
+			for i, rs := range splitStats.Rules {
+				if rs.Tuples != oneStats.Rules[i].Tuples {
+					t.Errorf("%s, buffer %d: %s: %d tuples derived split, %d on one core", in.name, buffer, rs.Rule, rs.Tuples, oneStats.Rules[i].Tuples)
+				}
 			}
 		}
 	}
