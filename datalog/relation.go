@@ -161,8 +161,8 @@ func (r *relation) index(cols []int) *hashIndex {
 		return found
 	}
 	found = &hashIndex{}
-	if k := (*columnKeys)(nil); len(cols) == 1 {
-		if k = r.columnKeys(cols[0]); !k.tooLarge && byValueFits(k.top, k.count) {
+	if len(cols) == 1 {
+		if k := r.columnKeys(cols[0]); !k.tooLarge && byValueFits(k.top, k.count) {
 			found.initByValue(cols, k.top, r.n)
 		}
 	}
