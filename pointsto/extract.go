@@ -177,15 +177,34 @@ func (x *extractor) reach() {
 	for _, fn := range roots {
 		addFn(fn)
 	}
+	// go/ssa may make a bound-method or thunk wrapper more than once (per
+	// package or per use): copies equal in name, package and position. A
+	// copy is told apart by its first use (the least referring function's
+	// name, then the place of the instruction in it), so that ids do not
+	// depend on map order.
+	firstUse := make(map[*ssa.Function]funcUse)
 	var buf [32]*ssa.Value
 	for len(work) > 0 {
 		fn := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
+		name := ""
+		for bi, b := range fn.Blocks {
+			for ii, instr := range b.Instrs {
 				for _, op := range instr.Operands(buf[:0]) {
-					if g, ok := (*op).(*ssa.Function); ok {
-						addFn(g)
+					g, ok := (*op).(*ssa.Function)
+					if !ok {
+						continue
+					}
+					addFn(g)
+					if g.Synthetic == "" {
+						continue
+					}
+					if name == "" {
+						name = fn.String()
+					}
+					u := funcUse{name, bi, ii}
+					if r, ok := firstUse[g]; !ok || u.compare(r) < 0 {
+						firstUse[g] = u
 					}
 				}
 			}
@@ -213,7 +232,7 @@ func (x *extractor) reach() {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
 		}
-		return strings.Compare(a.fn.Synthetic, b.fn.Synthetic)
+		return cmp.Or(strings.Compare(a.fn.Synthetic, b.fn.Synthetic), firstUse[a.fn].compare(firstUse[b.fn]))
 	})
 	f := x.f
 	f.funcs = make([]*ssa.Function, len(keys))
@@ -312,6 +331,17 @@ type srcKey struct {
 
 func (a srcKey) compare(b srcKey) int {
 	return cmp.Or(strings.Compare(a.pkg, b.pkg), strings.Compare(a.file, b.file), cmp.Compare(a.off, b.off))
+}
+
+// funcUse is the place of an instruction that refers to a function: the
+// referring function's name, the block's index and the instruction's.
+type funcUse struct {
+	fn           string
+	block, instr int
+}
+
+func (a funcUse) compare(b funcUse) int {
+	return cmp.Or(strings.Compare(a.fn, b.fn), cmp.Compare(a.block, b.block), cmp.Compare(a.instr, b.instr))
 }
 
 // collectFields assigns F ids to the struct fields some FieldAddr addresses.

@@ -736,7 +736,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	cfg := Config{Patterns: []string{
-		"./" + testdataDir + "/iface", "./" + testdataDir + "/synclib", "./" + testdataDir + "/tests/...",
+		"./" + testdataDir + "/iface", "./" + testdataDir + "/synclib", "./" + testdataDir + "/wrappers", "./" + testdataDir + "/tests/...",
 	}, Tests: true}
 	a, b := loadFixture(t, cfg), loadFixture(t, cfg)
 	for d := range numDomains {
