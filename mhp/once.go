@@ -16,7 +16,7 @@ type onceRuns struct {
 	returns map[uint32]*bitset.BitSet // by M: the Do events that return after every run of m
 	written map[uint32]bool           // the objects a write that is not atomic may reset (mhp.dl's stateWritten)
 
-	bound    map[*ssa.Function]onceField          // boundOnce, by method
+	bound    map[*ssa.Function]fieldOnce          // boundOnce, by method
 	closures map[*ssa.Function][]*ssa.MakeClosure // closuresOf, made at its first use
 }
 
@@ -45,7 +45,7 @@ type onceRuns struct {
 func (o *Order) findOnceRuns(r *pointsto.Result, unique *bitset.BitSet) {
 	f := o.f
 	o.once = &onceRuns{within: map[uint32][]uint32{}, returns: map[uint32]*bitset.BitSet{}, written: map[uint32]bool{},
-		bound: map[*ssa.Function]onceField{}}
+		bound: map[*ssa.Function]fieldOnce{}}
 	fCalls := map[uint32]bool{} // the calls of f in the methods of sync.Once
 	for _, t := range f.Tuples("callSite") {
 		if fn := f.Func(t[1]); fn != nil && isOnceMethod(fn) && dynamicCall(f.Call(t[0])) {

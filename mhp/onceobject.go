@@ -9,11 +9,11 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// A onceField places an access inside the f of a sync.Once that is a
+// A fieldOnce places an access inside the f of a sync.Once that is a
 // field of the object the access reaches its location through: every
 // run of the access lies in the one run of the f of the Once at field of
 // that object, whichever of the Do calls dos ran it.
-type onceField struct {
+type fieldOnce struct {
 	field int
 	dos   []ssa.Instruction
 }
@@ -33,24 +33,24 @@ type onceField struct {
 // A literal or method also run otherwise (a plain call, a go statement, a
 // method value kept or given to a Do on another object's Once or on
 // another field) may run outside that run, so it gets nothing.
-func (o *Order) onceObjectOf(x ssa.Instruction) (onceField, bool) {
+func (o *Order) onceObjectOf(x ssa.Instruction) (fieldOnce, bool) {
 	root, ok := accessRoot(x)
 	if !ok || inRecover(x) {
-		return onceField{}, false
+		return fieldOnce{}, false
 	}
 	fr := o.lift(x, root)
 	if inRecover(fr.at) {
-		return onceField{}, false
+		return fieldOnce{}, false
 	}
 	if fr.once != nil {
-		return onceField{fr.onceField, []ssa.Instruction{fr.once}}, true
+		return fieldOnce{fr.onceField, []ssa.Instruction{fr.once}}, true
 	}
 	m := fr.at.Parent()
 	if m.Parent() != nil || m.Signature.Recv() == nil || len(m.Params) == 0 || fr.root != (ref{v: m.Params[0]}) {
-		return onceField{}, false
+		return fieldOnce{}, false
 	}
 	if _, ok := m.Params[0].Type().Underlying().(*types.Pointer); !ok {
-		return onceField{}, false
+		return fieldOnce{}, false
 	}
 	return o.boundOnce(m)
 }
@@ -62,7 +62,7 @@ func (o *Order) onceObjectOf(x ssa.Instruction) (onceField, bool) {
 // call, a go statement or a method expression's thunk would run m outside
 // a Do), and every closure of such a wrapper (pointsto's closure sites)
 // is used only as the f of a Do on that field of the value it binds.
-func (o *Order) boundOnce(m *ssa.Function) (onceField, bool) {
+func (o *Order) boundOnce(m *ssa.Function) (fieldOnce, bool) {
 	if in, ok := o.once.bound[m]; ok {
 		return in, in.dos != nil
 	}
@@ -71,37 +71,37 @@ func (o *Order) boundOnce(m *ssa.Function) (onceField, bool) {
 	return in, in.dos != nil
 }
 
-// findBoundOnce computes boundOnce; a onceField without Do calls if m
+// findBoundOnce computes boundOnce; a fieldOnce without Do calls if m
 // runs otherwise.
-func (o *Order) findBoundOnce(m *ssa.Function) onceField {
+func (o *Order) findBoundOnce(m *ssa.Function) fieldOnce {
 	id, ok := o.f.FuncID(m)
 	if !ok {
-		return onceField{}
+		return fieldOnce{}
 	}
 	var wrappers []*ssa.Function
 	for _, i := range o.callSitesOf(id) {
 		call, ok := o.f.Call(i).(*ssa.Call)
 		if !ok || call.Call.IsInvoke() || call.Call.StaticCallee() != m {
-			return onceField{}
+			return fieldOnce{}
 		}
 		w := call.Parent()
 		if !isBoundWrapper(w) || call.Call.Args[0] != w.FreeVars[0] {
-			return onceField{}
+			return fieldOnce{}
 		}
 		if !slices.Contains(wrappers, w) {
 			wrappers = append(wrappers, w)
 		}
 	}
-	in := onceField{field: -1}
+	in := fieldOnce{field: -1}
 	for _, w := range wrappers {
 		for _, mc := range o.closuresOf(w) {
 			do, ok := onlyUse(mc).(*ssa.Call)
 			if !ok || do.Call.Value == ssa.Value(mc) || !runsInside(do, mc) {
-				return onceField{}
+				return fieldOnce{}
 			}
 			base, field, ok := waitGroupField(do)
 			if !ok || settled(base, do) != settled(mc.Bindings[0], do) || in.field >= 0 && field != in.field {
-				return onceField{}
+				return fieldOnce{}
 			}
 			in.field = field
 			in.dos = append(in.dos, do)
