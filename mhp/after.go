@@ -323,7 +323,7 @@ type Pair struct {
 	o    *Order
 	a, b ssa.Instruction
 	// byAccesses: 0 until decided, 1 if the accesses alone order a and b
-	// (sameOnceRun, oneActivation, sameOnceObject, ownWaitGroup, lastOut, published,
+	// (sameOnceRun, oneActivation, sameOnceObject, onceDone, ownWaitGroup, lastOut, published,
 	// countedOut), -1 if not.
 	byAccesses int8
 }
@@ -363,7 +363,7 @@ func (p *Pair) orderedByAccesses() bool {
 	if p.byAccesses == 0 {
 		o, a, b := p.o, p.a, p.b
 		p.byAccesses = -1
-		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) || o.lastOut(a, b) || o.published(a, b) ||
+		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.onceDone(a, b) || o.onceDone(b, a) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) || o.lastOut(a, b) || o.published(a, b) ||
 			o.countedOut(a, b) || o.countedOut(b, a) {
 			p.byAccesses = 1
 		}

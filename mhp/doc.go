@@ -101,9 +101,18 @@
 //     function all of whose calls come from that f, directly or through
 //     such functions), and two accesses inside that run are in one
 //     goroutine (once.go);
-//   - two accesses inside f literals given to Do on the same Once field of
-//     the object whose location they touch (that Once may stand for many:
-//     the location names which) run in f's one run (sameOnceObject);
+//   - a Once that is a field of the object an access reaches its location
+//     through (that Once may stand for many: the location names which),
+//     when no plain write resets it: access a inside its f (a literal
+//     given to a Do on that field of the object, p.once.Do(func() { p.x =
+//     1 }), or a method whose every call comes from its bound method
+//     values, each made only as the f of a Do on that field of the
+//     receiver it binds, p.once.Do(p.build), and a made through the
+//     receiver) happens before access b made through a value after a Do
+//     on the same field of that value returned, in b's function or in a
+//     static call on it that does the Do before each return (p.Build();
+//     onceDone); two accesses inside such fs on the same field run in f's
+//     one run (sameOnceObject);
 //   - a WaitGroup in the object both accesses reach their location
 //     through (a singleflight-style call): a in the activation that
 //     allocated the object and counted it with Add before handing it on,
@@ -250,7 +259,9 @@
 // precede (condmustnot proves mutual exclusion instead), RLock and
 // RUnlock, a sync.Once that may stand for several (a field of objects
 // made in a loop) or whose f is also called elsewhere, but for accesses
-// to the object it is a field of, sync.Cond, the part of a parallel test before its
+// through the object it is a field of (not what its f writes into other
+// objects, as the functions and blocks go/ssa's Package.build fills; nor
+// that a Do after a completed Do on the same Once runs nothing), sync.Cond, the part of a parallel test before its
 // t.Parallel call (the whole test counts as parallel), timers' channels, a
 // timer stopped and reset (its callback counts from the AfterFunc call),
 // context cancellation, and values other than constants (a flag set under

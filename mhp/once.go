@@ -15,6 +15,9 @@ type onceRuns struct {
 	within  map[uint32][]uint32       // by M: the Once objects whose f's one run every run of m lies in
 	returns map[uint32]*bitset.BitSet // by M: the Do events that return after every run of m
 	written map[uint32]bool           // the objects a write that is not atomic may reset (mhp.dl's stateWritten)
+
+	bound    map[*ssa.Function]fieldOnce          // boundOnce, by method
+	closures map[*ssa.Function][]*ssa.MakeClosure // closuresOf, made at its first use
 }
 
 // findOnceRuns places functions inside the f of a sync.Once. The Go
@@ -41,7 +44,8 @@ type onceRuns struct {
 // point to O alone return after every function inside the f of O.
 func (o *Order) findOnceRuns(r *pointsto.Result, unique *bitset.BitSet) {
 	f := o.f
-	o.once = &onceRuns{within: map[uint32][]uint32{}, returns: map[uint32]*bitset.BitSet{}, written: map[uint32]bool{}}
+	o.once = &onceRuns{within: map[uint32][]uint32{}, returns: map[uint32]*bitset.BitSet{}, written: map[uint32]bool{},
+		bound: map[*ssa.Function]fieldOnce{}}
 	fCalls := map[uint32]bool{} // the calls of f in the methods of sync.Once
 	for _, t := range f.Tuples("callSite") {
 		if fn := f.Func(t[1]); fn != nil && isOnceMethod(fn) && dynamicCall(f.Call(t[0])) {
@@ -172,31 +176,23 @@ func (o *Order) sameOnceRun(a, b ssa.Instruction) bool {
 
 // sameOnceObject reports whether accesses a and b, if they touch one
 // location, both run inside the one run of the f of one sync.Once: each
-// runs inside the f literal of a Do call on a field of the object whose
-// location it touches, reached from the same value as that location
-// (lift), the same field for both, and no write that is not atomic may
-// reset a Once either Do may use. The two objects are then one, and so
-// are the two Onces; f runs once for it (the Go memory model: a single
-// call of f from once.Do(f) happens, for all Dos on the Once), in one
-// goroutine, so the two run one after the other. The Once may stand for
-// many concrete ones: the location names which.
+// runs inside the f of a Do on a field of the object whose location it
+// touches (onceObjectOf: a literal given to that Do, or a method whose
+// bound values are only given to such Dos), the same field for both, and
+// no write that is not atomic may reset a Once those Dos use. The two
+// objects are then one (onceDone says why), and so are the two Onces; f
+// runs once for it (the Go memory model: a single call of f from
+// once.Do(f) happens, for all Dos on the Once), in one goroutine, so the
+// two run one after the other. The Once may stand for many concrete ones:
+// the location names which.
 func (o *Order) sameOnceObject(a, b ssa.Instruction) bool {
-	fa, fb, ok := o.accessFrames(a, b)
-	if !ok || fa.once == nil || fb.once == nil || fa.onceField != fb.onceField {
+	ia, ok1 := o.onceObjectOf(a)
+	ib, ok2 := o.onceObjectOf(b)
+	if !ok1 || !ok2 || ia.field != ib.field {
 		return false
 	}
-	for _, do := range []ssa.Instruction{fa.once, fb.once} {
-		evs := o.evOf[do]
-		if len(evs) == 0 {
-			return false
-		}
-		for _, ev := range evs {
-			if slices.ContainsFunc(o.syncObjs[o.events[ev].id], func(x uint32) bool { return o.once.written[x] }) {
-				return false
-			}
-		}
-	}
-	return true
+	_, _, ok := o.accessFrames(a, b)
+	return ok && !o.onceReset(ia.dos) && !o.onceReset(ib.dos)
 }
 
 // isOnceMethod reports whether fn is a method of sync.Once.
