@@ -193,13 +193,13 @@
 // the roots, loops by their constant trip counts): the door opens only
 // after every Add, and the count is tight, so a's activation made its Add.
 //
-// [BeforeHandover] (handover.go) gives the accesses of a function to an
-// object its activation allocated, made before anything there may have
-// handed the object on (a send, a store of its address, a call): they
-// happen before every other goroutine's access to it (the send before the
-// receive that completes; a plain publication that orders nothing races
-// itself and is reported), so package races leaves them out before
-// pairing. An object made, filled across branches and then sent is the
+// [Handovers.BeforeHandover] (handover.go) gives the accesses of a
+// function to an object its activation allocated, made before anything
+// there may have handed the object on (a send, a store of its address, a
+// call): they happen before every other goroutine's access to it (the
+// send before the receive that completes; a plain publication that orders
+// nothing races itself and is reported), so package races leaves them out
+// before pairing. An object made, filled across branches and then sent is the
 // common shape. A plain static call of a function whose parameter keeps
 // the object (only accesses it, or passes it to such parameters) hands
 // nothing on; and Order orders the accesses of such a function through a

@@ -50,8 +50,9 @@
 //
 // Two kinds of access are left out before pairing: an access to an object
 // allocated in its activation before anything there may have handed the
-// object on (no other goroutine can reach it yet; mhp.BeforeHandover), and the
-// `*x = *x` go/ssa emits for `return x` with a named result on the heap.
+// object on (no other goroutine can reach it yet;
+// mhp.Handovers.BeforeHandover), and the `*x = *x` go/ssa emits for
+// `return x` with a named result on the heap.
 //
 // A [Finder] runs the funnel over the results of one program's facts under
 // several Sigmas (package demand), and over each program of a load
