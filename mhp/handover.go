@@ -71,8 +71,12 @@ func (hs *Handovers) BeforeHandover(fn *ssa.Function) map[ssa.Instruction]bool {
 // allocation alloc ran (nil: since the function's entry, for a parameter).
 func (hs *Handovers) markBefore(out map[ssa.Instruction]bool, v ssa.Value, alloc ssa.Instruction) {
 	accesses, handovers := hs.objectUses(v)
+	if len(accesses) == 0 {
+		return
+	}
+	handed := handedSince(alloc, handovers)
 	for _, acc := range accesses {
-		if !afterRecover(acc) && !slices.ContainsFunc(handovers, func(h ssa.Instruction) bool { return handedBefore(alloc, h, acc) }) {
+		if !afterRecover(acc) && !handed.before(acc) {
 			out[acc] = true
 		}
 	}
@@ -186,26 +190,49 @@ func (hs *Handovers) keptBy(call *ssa.Call, inside map[ssa.Value]bool) bool {
 	return true
 }
 
-// handedBefore reports whether hand-over h may run before x in one
-// activation of their function with no run of allocation alloc between
-// them: later in h's block, or at the end of a path from h's block that
-// does not enter alloc's block (entering it runs alloc, which makes the
-// object x then touches). With alloc nil (a parameter's object), any path.
-func handedBefore(alloc, h, x ssa.Instruction) bool {
-	hb, xb := h.Block(), x.Block()
-	if hb == xb && slices.Index(hb.Instrs, h) < slices.Index(xb.Instrs, x) {
-		return true
-	}
+// handedAt tells where, in one activation, a hand-over may have run with
+// no run of the allocation since: the blocks a path from a hand-over's
+// block leads to without entering the allocation's block (entering it runs
+// the allocation, which makes the object later instructions touch), and in
+// the hand-overs' own blocks, what follows the first of them.
+type handedAt struct {
+	blocks map[*ssa.BasicBlock]bool
+	first  map[*ssa.BasicBlock]int
+}
+
+// handedSince returns where the hand-overs may have run since allocation
+// alloc (nil: since the function's entry, for a parameter's object).
+func handedSince(alloc ssa.Instruction, handovers []ssa.Instruction) handedAt {
+	h := handedAt{blocks: map[*ssa.BasicBlock]bool{}, first: map[*ssa.BasicBlock]int{}}
 	var avoid *ssa.BasicBlock
 	if alloc != nil {
 		avoid = alloc.Block()
 	}
-	if xb == avoid {
-		return false
+	var stack []*ssa.BasicBlock
+	for _, x := range handovers {
+		b := x.Block()
+		if k, ok := h.first[b]; !ok || slices.Index(b.Instrs, x) < k {
+			h.first[b] = slices.Index(b.Instrs, x)
+		}
+		stack = append(stack, b.Succs...)
 	}
-	return slices.ContainsFunc(hb.Succs, func(s *ssa.BasicBlock) bool {
-		return pointsto.ReachesAvoiding(s, xb, avoid)
-	})
+	// Termination: a block is pushed only when it joins blocks.
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b != avoid && !h.blocks[b] {
+			h.blocks[b] = true
+			stack = append(stack, b.Succs...)
+		}
+	}
+	return h
+}
+
+// before reports whether a hand-over may have run before x.
+func (h handedAt) before(x ssa.Instruction) bool {
+	b := x.Block()
+	k, ok := h.first[b]
+	return h.blocks[b] || ok && k < slices.Index(b.Instrs, x)
 }
 
 // afterRecover reports whether x may run after its function resumes from a
@@ -294,5 +321,5 @@ func (o *Order) passedFresh(v ssa.Value, call ssa.Instruction) bool {
 		break
 	}
 	_, handovers := o.handovers.objectUses(v)
-	return !afterRecover(call) && !slices.ContainsFunc(handovers, func(h ssa.Instruction) bool { return handedBefore(alloc, h, call) })
+	return !afterRecover(call) && !handedSince(alloc, handovers).before(call)
 }
