@@ -324,7 +324,7 @@ type Pair struct {
 	a, b ssa.Instruction
 	// byAccesses: 0 until decided, 1 if the accesses alone order a and b
 	// (sameOnceRun, oneActivation, sameOnceObject, onceDone, ownWaitGroup, lastOut, published,
-	// countedOut), -1 if not.
+	// countedOut, handedLater), -1 if not.
 	byAccesses int8
 }
 
@@ -364,7 +364,7 @@ func (p *Pair) orderedByAccesses() bool {
 		o, a, b := p.o, p.a, p.b
 		p.byAccesses = -1
 		if o.sameOnceRun(a, b) || o.oneActivation(a, b) || o.sameOnceObject(a, b) || o.onceDone(a, b) || o.onceDone(b, a) || o.ownWaitGroup(a, b) || o.ownWaitGroup(b, a) || o.lastOut(a, b) || o.published(a, b) ||
-			o.countedOut(a, b) || o.countedOut(b, a) {
+			o.countedOut(a, b) || o.countedOut(b, a) || o.handedLater(a) || o.handedLater(b) {
 			p.byAccesses = 1
 		}
 	}

@@ -202,6 +202,20 @@
 // the roots, loops by their constant trip counts): the door opens only
 // after every Add, and the count is tight, so a's activation made its Add.
 //
+// [Handovers.BeforeHandover] (handover.go) gives the accesses of a
+// function to an object its activation allocated, made before anything
+// there may have handed the object on (a send, a store of its address, a
+// call): they happen before every other goroutine's access to it (the
+// send before the receive that completes; a plain publication that orders
+// nothing races itself and is reported), so package races leaves them out
+// before pairing. An object made, filled across branches and then sent is the
+// common shape. A plain static call of a function whose parameter keeps
+// the object (only accesses it, or passes it to such parameters) hands
+// nothing on; and Order orders the accesses of such a function through a
+// parameter that every call binds to an object its caller has not handed
+// on yet (handedLater: a constructor that fills its object through
+// methods).
+//
 // Besides happens-before, two accesses to an object published by an
 // atomic store (publish.go): one made before the store, through a value
 // that holds a fresh object of its activation (allocated there, or

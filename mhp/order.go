@@ -129,6 +129,12 @@ type Order struct {
 	cellAdds   map[*ssa.Function][]counterAdd // counterAdds, by function
 	callOrders map[callOrderKey]*CallOrder    // CallOrder, one per what it reads of b
 
+	// handovers, paramsBefore and freshParams keep what handedLater found
+	// by function and parameter.
+	handovers    *Handovers
+	paramsBefore map[*ssa.Function]map[ssa.Instruction]bool
+	freshParams  map[*ssa.Parameter]bool
+
 	// work counts the steps of the fixpoints and searches (see Work).
 	work uint64
 }
@@ -221,7 +227,8 @@ func NewOrder(r *pointsto.Result, gs *Goroutines, callees func(i uint32) []uint3
 		joins: map[uint32][]uint32{}, drains: map[uint32]*drain{}, pending: map[*ssa.Function][]*bitset.BitSet{},
 		chains: map[[2]uint32]*chain{}, closureOf: map[uint32]uint32{}, closureIDs: map[string]uint32{}, perInstance: map[onceKey]bool{},
 		avoiding: map[string]*bitset.BitSet{}, repeatsAt: map[*ssa.BasicBlock]bool{}, made: map[*ssa.Function]ssa.Value{}, lifted: map[liftKey]frame{},
-		freshFns: map[*ssa.Function]bool{}, cellAdds: map[*ssa.Function][]counterAdd{}}
+		freshFns: map[*ssa.Function]bool{}, cellAdds: map[*ssa.Function][]counterAdd{},
+		handovers: NewHandovers(), paramsBefore: map[*ssa.Function]map[ssa.Instruction]bool{}, freshParams: map[*ssa.Parameter]bool{}}
 	o.children = make([][]uint32, len(gs.List))
 	for g, gr := range gs.List {
 		for _, p := range gr.Parents {

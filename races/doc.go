@@ -48,10 +48,11 @@
 //     answers only while it does (and a bounded number of them): its
 //     memory does not grow with the pairs.
 //
-// Two kinds of access are left out before pairing: a load or store through
-// a freshly allocated object's address before anything else used it (no
-// other goroutine can reach the object yet; see beforeEscape), and the
-// `*x = *x` go/ssa emits for `return x` with a named result on the heap.
+// Two kinds of access are left out before pairing: an access to an object
+// allocated in its activation before anything there may have handed the
+// object on (no other goroutine can reach it yet;
+// mhp.Handovers.BeforeHandover), and the `*x = *x` go/ssa emits for
+// `return x` with a named result on the heap.
 //
 // A [Finder] runs the funnel over the results of one program's facts under
 // several Sigmas (package demand), and over each program of a load

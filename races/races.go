@@ -378,6 +378,7 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		}
 	}
 	freshAccesses := map[*ssa.Function]map[ssa.Instruction]bool{}
+	handovers := mhp.NewHandovers()
 	for _, t := range f.Tuples("accessFunc") {
 		e, fn := t[0], f.Func(t[1])
 		if !acc.read.Test(uint(e)) && !acc.write.Test(uint(e)) {
@@ -390,7 +391,7 @@ func classify(f *pointsto.Facts, std bool) *accessInfo {
 		}
 		fresh, ok := freshAccesses[fn]
 		if !ok {
-			fresh = beforeEscape(fn)
+			fresh = handovers.BeforeHandover(fn)
 			freshAccesses[fn] = fresh
 		}
 		if instr := f.Access(e); resultReassign(instr) || fresh[instr] {
@@ -461,66 +462,6 @@ func resultReassign(instr ssa.Instruction) bool {
 	i := slices.Index(instrs, instr)
 	ret, ok := instrs[len(instrs)-1].(*ssa.Return)
 	return i > 0 && instrs[i-1] == ld && ok && ret.Pos() == st.Pos()
-}
-
-// beforeEscape returns the loads and stores of fn that touch a variable
-// just allocated, in the same block, before anything else used it: no
-// other goroutine can reach that object yet. Another goroutine gets it only
-// through something that happens later in this goroutine (a go statement,
-// a send, a store of its address): either that publication orders the
-// access before the other goroutine's, or the publication itself races and
-// is reported. This keeps the per-iteration copies of loop variables
-// (for i := range n { go func() { use(i) }() }), which one abstract object
-// stands for, from racing with the goroutines of earlier iterations, and
-// likewise the initialization of composite literals made in a loop.
-func beforeEscape(fn *ssa.Function) map[ssa.Instruction]bool {
-	out := map[ssa.Instruction]bool{}
-	var ops []*ssa.Value
-	for _, b := range fn.Blocks {
-		// fresh: the object's address and addresses inside it, used so
-		// far only to load and store, mapped to the allocation.
-		fresh := map[ssa.Value]*ssa.Alloc{}
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Alloc:
-				fresh[x] = x
-				continue
-			case *ssa.FieldAddr:
-				if a := fresh[x.X]; a != nil {
-					fresh[x] = a
-					continue
-				}
-			case *ssa.IndexAddr:
-				if a := fresh[x.X]; a != nil {
-					fresh[x] = a
-					continue
-				}
-			case *ssa.Store:
-				if fresh[x.Addr] != nil && fresh[x.Val] == nil {
-					out[x] = true
-					continue
-				}
-			case *ssa.UnOp:
-				if x.Op == token.MUL && fresh[x.X] != nil {
-					out[x] = true
-					continue
-				}
-			case *ssa.DebugRef:
-				continue
-			}
-			for _, op := range instr.Operands(ops[:0]) {
-				if a := fresh[*op]; a != nil {
-					// The object escapes: forget it and every address inside it.
-					for v, a2 := range fresh {
-						if a2 == a {
-							delete(fresh, v)
-						}
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 // modeled reports whether a package's accesses are left out: it implements
