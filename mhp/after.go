@@ -326,6 +326,12 @@ type Pair struct {
 	// (sameOnceRun, oneActivation, sameOnceObject, onceDone, ownWaitGroup, lastOut, published,
 	// countedOut, handedLater), -1 if not.
 	byAccesses int8
+	// after(a, ga) for the last ga asked, after(b, gb) by gb, acq(a) and
+	// acq(b): the race funnel asks about each ga of a list with every gb.
+	lastGa     uint32
+	afterA     *afterSet
+	afterB     map[uint32]*afterSet
+	acqA, acqB *bitset.BitSet
 }
 
 // Pair returns the Pair of accesses a and b.
@@ -345,16 +351,62 @@ func (p *Pair) Ordered(ga, gb uint32) bool {
 	if ga != gb && gs.oneStarted(ga, gb) {
 		return true // never both in one execution
 	}
-	if gs.sequential(ga, gb) || o.joinedPair(a, ga, b, gb) || o.drainedPair(a, ga, b, gb) || p.orderedByAccesses() ||
+	if o.goroutinePair(ga, gb)&pairSequential != 0 || o.joinedPair(a, ga, b, gb) || o.drainedPair(a, ga, b, gb) || p.orderedByAccesses() ||
 		o.countedGoroutine(a, ga, b, gb) || o.countedGoroutine(b, gb, a, ga) || o.groupJoined(a, ga, b, gb) || o.groupJoined(b, gb, a, ga) ||
 		gs.branches.exclusiveNodes(ga, o.funcOf(a), gb, o.funcOf(b)) {
 		return true
 	}
-	if s := o.after(a, ga); s.W.Test(uint(gb)) || o.acq(b).IntersectionCardinality(s.A) > 0 {
+	if p.acqA == nil {
+		p.acqA, p.acqB, p.afterB = o.acq(a), o.acq(b), map[uint32]*afterSet{}
+	}
+	if p.afterA == nil || p.lastGa != ga {
+		p.lastGa, p.afterA = ga, o.after(a, ga)
+	}
+	if s := p.afterA; s.W.Test(uint(gb)) || p.acqB.IntersectionCardinality(s.A) > 0 {
 		return true
 	}
-	s := o.after(b, gb)
-	return s.W.Test(uint(ga)) || o.acq(a).IntersectionCardinality(s.A) > 0
+	s, ok := p.afterB[gb]
+	if !ok {
+		s = o.after(b, gb)
+		p.afterB[gb] = s
+	}
+	return s.W.Test(uint(ga)) || p.acqA.IntersectionCardinality(s.A) > 0
+}
+
+// pairFacts is what the rules of Ordered that read two goroutines alone
+// say of them (goroutinePair).
+type pairFacts uint8
+
+const (
+	pairKnown      pairFacts = 1 << iota // the others are set
+	pairSequential                       // Goroutines.sequential
+	pairChainable                        // chainOf(ga, gb).ok: chained may hold
+)
+
+// goroutinePair returns the pairFacts of goroutines ga and gb, computed
+// once per pair: the race funnel asks about the same goroutine pairs for
+// every pair of accesses. A row of them per ga, made when first asked.
+func (o *Order) goroutinePair(ga, gb uint32) pairFacts {
+	if o.byPair == nil {
+		o.byPair = make([][]pairFacts, len(o.gs.List))
+	}
+	row := o.byPair[ga]
+	if row == nil {
+		row = make([]pairFacts, len(o.gs.List))
+		o.byPair[ga] = row
+	}
+	f := row[gb]
+	if f == 0 {
+		f = pairKnown
+		if o.gs.sequential(ga, gb) {
+			f |= pairSequential
+		}
+		if o.chainOf(ga, gb).ok {
+			f |= pairChainable
+		}
+		row[gb] = f
+	}
+	return f
 }
 
 // orderedByAccesses reports whether the rules that look at the accesses

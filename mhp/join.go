@@ -34,10 +34,10 @@ func (o *Order) joinedPair(a ssa.Instruction, ga uint32, b ssa.Instruction, gb u
 // Only the last condition depends on a and b: the rest is decided once per
 // pair of goroutines (chainOf), and once per set S (chainOfMembers).
 func (o *Order) chained(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
-	c := o.chainOf(ga, gb)
-	if !c.ok {
+	if o.goroutinePair(ga, gb)&pairChainable == 0 {
 		return false
 	}
+	c := o.chainOf(ga, gb)
 	// The next instance may start before the access.
 	if e, ok := c.inside[ga]; ok && o.may(a).Test(e) {
 		return false

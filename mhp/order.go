@@ -109,6 +109,7 @@ type Order struct {
 	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
 	once      *onceRuns                          // the functions that run inside one run of a sync.Once's f (once.go)
 	chains    map[[2]uint32]*chain               // by pair of chain closures, the lower first (chainOf)
+	byPair    [][]pairFacts                      // by ga, then gb: goroutinePair
 	closureOf map[uint32]uint32                  // by goroutine: its chain closure (chainClosure)
 	// closureSets are the distinct chain closures, closureIDs their
 	// indexes by the sets' words.

@@ -193,10 +193,19 @@ func (o *Order) waitBefore(b ssa.Instruction, q ssa.Value, field int) (uint32, b
 // The abstract WaitGroup may stand for many concrete ones: the location
 // names which, so no Unique object is needed.
 func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
+	// What reads the goroutines alone first: most pairs fail there.
 	gr := &o.gs.List[ga]
 	site, ok := o.f.Call(gr.Site).(*ssa.Go)
+	if gr.Kind != GoGoroutine || !ok || !slices.Equal(gr.Parents, []uint32{gb}) || !o.gs.List[gb].Single || len(o.starts[ga]) == 0 {
+		return false
+	}
+	for _, ev := range o.starts[ga] {
+		if o.events[ev].instr != ssa.Instruction(site) {
+			return false
+		}
+	}
 	q, ok2 := accessRoot(b)
-	if gr.Kind != GoGoroutine || !ok || !ok2 || !o.fixedInActivation(q) {
+	if !ok2 || !o.fixedInActivation(q) {
 		return false
 	}
 	fa, _, ok := o.accessFrames(a, b)
@@ -218,14 +227,6 @@ func (o *Order) countedGoroutine(a ssa.Instruction, ga uint32, b ssa.Instruction
 	wait, ok := o.waitBefore(b, q, field)
 	if !ok {
 		return false
-	}
-	if !slices.Equal(gr.Parents, []uint32{gb}) || !o.gs.List[gb].Single || len(o.starts[ga]) == 0 {
-		return false
-	}
-	for _, ev := range o.starts[ga] {
-		if o.events[ev].instr != ssa.Instruction(site) {
-			return false
-		}
 	}
 	return !o.mayRunBetween(o.events[wait].instr, b, o.starts[ga])
 }

@@ -88,6 +88,7 @@ type callPaths struct {
 type sideMemo struct {
 	ordered map[uint64]map[uint32]bool // CallOrdered by (CallOrder's number, ga) and call site
 	walks   map[[3]uint32]walk         // by (a's function, ga, b's class)
+	mayLock map[[3]uint32]bool         // by (a, ga, b's class): lockable's answers
 	// chainIDs numbers the chains the walks visit: by the number of a
 	// chain and a call site above it, the chain with that site added (the
 	// empty chain is 0); below gives a numbered chain's (chain, site).
@@ -110,6 +111,10 @@ type walk struct {
 // variable for the test that dropping answers changes none.)
 var callPathMemo = 1 << 22
 
+// lockableFirst skips the sides lockable rules out. (A variable for the
+// test that skipping them changes no answer.)
+var lockableFirst = true
+
 // bInG is what the sides of one b in gb read of it: its CallOrder, with
 // its number, its class (the number and whether b holds a lock: all a
 // walk reads of b and gb) and its lock instance.
@@ -120,7 +125,7 @@ type bInG struct {
 }
 
 func newSideMemo() *sideMemo {
-	return &sideMemo{ordered: map[uint64]map[uint32]bool{}, walks: map[[3]uint32]walk{},
+	return &sideMemo{ordered: map[uint64]map[uint32]bool{}, walks: map[[3]uint32]walk{}, mayLock: map[[3]uint32]bool{},
 		chainIDs: map[[2]uint32]uint32{}, below: [][2]uint32{{}}, via: map[[3]uint32]uint32{}, asked: map[[2]uint32]bool{}}
 }
 
@@ -213,11 +218,12 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			}
 		}
 	}
-	// First pass. A side whose b holds no lock has no query to ask. The
-	// sides of one a's function with one ga and b's class have one walk,
-	// and those of one a with one (ga, gb) the same queries: each is looked up
-	// or asked once in a row of them (walks, while the memo that numbers
-	// their chains lives).
+	// First pass. A side whose b holds no lock has no query to ask, nor
+	// does one that no lock along its call paths can prove (lockable).
+	// The sides of one a's function with one ga and b's class have one
+	// walk, and those of one a with one (ga, gb) the same queries: each is
+	// looked up or asked once in a row of them (walks, while the memo that
+	// numbers their chains lives).
 	cp.memo = newSideMemo()
 	walks, asked := map[uint64]walk{}, map[uint64]bool{}
 	var walksOf *sideMemo
@@ -226,13 +232,20 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		clear(walks)
 		clear(asked)
 		each(eb, false, func(s callPathSide, bit uint) {
-			if f := cp.f.AccessFunc(s.ea); f != fn || cp.memo != walksOf {
-				fn, walksOf = f, cp.memo
+			if f := cp.f.AccessFunc(s.ea); f != fn {
+				fn = f
 				clear(walks)
 			}
 			if s.ea != a {
 				a = s.ea
 				clear(asked)
+			}
+			if s.b != noLock && lockableFirst && !cp.lockable(s) {
+				return
+			}
+			if cp.memo != walksOf { // dropped: the row's chain numbers are gone
+				walksOf = cp.memo
+				clear(walks)
 			}
 			key := uint64(s.ga)<<32 | uint64(cp.bIn(eb, s.gb).class)
 			w, ok := walks[key]
@@ -280,7 +293,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 			if !withProved[eb][[3]uint32{s.ea, s.ga, s.b}] {
 				return
 			}
-			if locked := cp.lockedChains(s); len(locked) > 0 && cp.covers(s, nil, locked) {
+			if locked := cp.lockedChains(s); len(locked) > 0 && cp.covers(s, pathLocks{held: func(c uint32) bool { return slices.Contains(locked, c) }}) {
 				proved.Set(bit)
 			}
 		})
@@ -309,10 +322,10 @@ func (cp *callPaths) walk(s callPathSide) walk {
 	if !seen {
 		cp.bound()
 		if s.b == noLock {
-			w.proved = cp.covers(s, nil, nil)
+			w.proved = cp.covers(s, pathLocks{})
 		} else {
 			w.chains = []uint32{}
-			w.proved = cp.covers(s, &w.chains, nil)
+			w.proved = cp.covers(s, pathLocks{collect: &w.chains})
 		}
 		cp.memo.walks[key] = w
 		cp.memo.size += 1 + len(w.chains)
@@ -320,9 +333,45 @@ func (cp *callPaths) walk(s callPathSide) walk {
 	return w
 }
 
+// lockable reports whether s, whose b holds a lock, could be proved if
+// every lock query asked for it were proved: whether the walk proves it
+// taking as covered each call site where a holds some lock
+// (callPaths.via). A query of an instance that holds no lock is never
+// proved (noLock), so a side for which this fails is proved neither by
+// its walk nor in the second pass, and its queries need not be asked.
+//
+// So skipping those sides changes no answer: this walk visits the sites
+// of either walk in the same order and takes each site they take, and a
+// site it takes without going up spends no budget on the sites above
+// it, so where they prove s it does. Unlike the collecting walk, it
+// stops at the first site not covered: most sides fail on the first path
+// up from a's function, a few sites, where the collecting walk visits up
+// to callPathSites and asks a query at each.
+func (cp *callPaths) lockable(s callPathSide) bool {
+	key := [3]uint32{s.ea, s.ga, cp.bIn(s.eb, s.gb).class}
+	ok, seen := cp.memo.mayLock[key]
+	if !seen {
+		cp.bound()
+		ok = cp.covers(s, pathLocks{held: func(c uint32) bool { return cp.via(s, c) != noLock }})
+		cp.memo.mayLock[key] = ok
+		cp.memo.size++
+	}
+	return ok
+}
+
+// pathLocks is what a walk does at a call site not ordered with b: with
+// collect, it appends the site's chain (a lock query to ask there) and
+// goes on to the next site; with held, the site is covered when held
+// says a lock keeps the chain apart from b. With neither, only the order
+// covers a site.
+type pathLocks struct {
+	collect *[]uint32
+	held    func(chain uint32) bool
+}
+
 // covers is covered from a's function, with the call-site budget of one
 // side.
-func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) bool {
+func (cp *callPaths) covers(s callPathSide, locks pathLocks) bool {
 	bg := cp.bIn(s.eb, s.gb)
 	cp.callOrder = bg.co
 	key := uint64(bg.order)<<32 | uint64(s.ga)
@@ -331,7 +380,7 @@ func (cp *callPaths) covers(s callPathSide, collect *[]uint32, locked []uint32) 
 		cp.memo.ordered[key] = cp.ordered
 	}
 	budget := callPathSites
-	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, collect, locked)
+	return cp.covered(s, cp.f.AccessFunc(s.ea), callChain{cp.stack[:0], 0}, &budget, locks)
 }
 
 // bIn returns what the sides of eb, being proved, read of it in gb.
@@ -376,12 +425,12 @@ func (cp *callPaths) bound() {
 
 // covered reports whether every run of s's access a inside function m
 // (chain: the call sites from m down to a's function) is ordered with b
-// or under a lock b holds too (at the chains of locked). With collect, it
-// also appends the chains at which a lock query is to be asked, visiting
-// every site without stopping early: a walk that stops at the first site
-// not covered visits the same sites up to there, and none more where all
-// are, so the answer is the same.
-func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *int, collect *[]uint32, locked []uint32) bool {
+// or under a lock b holds too (the chains locks.held takes). With
+// locks.collect, it also appends the chains at which a lock query is to
+// be asked, visiting every site without stopping early: a walk that
+// stops at the first site not covered visits the same sites up to there,
+// and none more where all are, so the answer is the same.
+func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *int, locks pathLocks) bool {
 	if len(chain.sites) > callPathDepth || cp.roots[m] || cp.starts(s.ga, m) {
 		return false
 	}
@@ -399,19 +448,19 @@ func (cp *callPaths) covered(s callPathSide, m uint32, chain callChain, budget *
 			return false
 		}
 		called = true
-		up := cp.above(chain, i, collect != nil)
+		up := cp.above(chain, i, locks.collect != nil || locks.held != nil)
 		ok := cp.callOrdered(s, i, call)
-		if !ok && collect != nil {
-			*collect = append(*collect, up.id)
-		} else if !ok {
-			ok = up.id != unnumbered && slices.Contains(locked, up.id)
+		if !ok && locks.collect != nil {
+			*locks.collect = append(*locks.collect, up.id)
+		} else if !ok && locks.held != nil {
+			ok = up.id != unnumbered && locks.held(up.id)
 		}
 		if !ok && !slices.ContainsFunc(chain.sites, func(j uint32) bool { return cp.f.Caller(j) == caller }) && caller != cp.f.AccessFunc(s.ea) {
-			ok = cp.covered(s, caller, up, budget, collect, locked)
+			ok = cp.covered(s, caller, up, budget, locks)
 		}
 		if !ok {
 			all = false
-			if collect == nil {
+			if locks.collect == nil {
 				return false
 			}
 		}

@@ -9,10 +9,11 @@ import (
 	"github.com/chordgo/chordgo/races"
 )
 
-// TestCallPathMemoBound checks that the answers the proof per call path
-// drops when its memo passes its bound change no result: each program is
-// analyzed with the bound and with a bound of 0 (every walk starts from an
-// empty memo), and the races and counts must be the same. The programs:
+// TestCallPathMemoBound checks that what the proof per call path does to
+// save work changes no result: each program is analyzed as it is, with a
+// memo bound of 0 (every walk starts from an empty memo, the answers
+// dropped), and with every lock query asked (no side left out by
+// lockable), and the races and counts must be the same. The programs:
 // BenchmarkCallPaths' module, small (many walks with lock queries, none
 // proved), and helper_construct_then_locked, where the proof removes the
 // pairs of a helper run before a go statement and under a lock (a query
@@ -42,20 +43,30 @@ func TestCallPathMemoBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var res [2]*races.Result
-			for k, bound := range []bool{false, true} {
-				if bound {
-					defer races.SetCallPathMemo(0)()
+			find := func(variant func() (restore func())) *races.Result {
+				if variant != nil {
+					defer variant()()
 				}
-				if res[k], err = races.NewFinder(a.Facts, races.Options{}).Find(r, nil); err != nil {
+				res, err := races.NewFinder(a.Facts, races.Options{}).Find(r, nil)
+				if err != nil {
 					t.Fatal(err)
 				}
-				res[k].Stats.Times = nil
+				res.Stats.Times = nil
+				return res
 			}
-			if !reflect.DeepEqual(res[0].Stats, res[1].Stats) || !reflect.DeepEqual(res[0].Races, res[1].Races) {
-				t.Errorf("with every answer dropped: %+v, %d races; kept: %+v, %d races", res[1].Stats, len(res[1].Races), res[0].Stats, len(res[0].Races))
+			want := find(nil)
+			for _, v := range []struct {
+				name    string
+				variant func() (restore func())
+			}{
+				{"with every answer dropped", func() func() { return races.SetCallPathMemo(0) }},
+				{"with every lock query asked", func() func() { return races.SetLockableFirst(false) }},
+			} {
+				if got := find(v.variant); !reflect.DeepEqual(got.Stats, want.Stats) || !reflect.DeepEqual(got.Races, want.Races) {
+					t.Errorf("%s: %+v, %d races; as it is: %+v, %d races", v.name, got.Stats, len(got.Races), want.Stats, len(want.Races))
+				}
 			}
-			st := res[0].Stats
+			st := want.Stats
 			if tc.proves && st.Parallel == st.Unlocked || !tc.proves && st.Unlocked == 0 {
 				t.Errorf("%d pairs before the unlocked stage, %d after: the program no longer exercises the proof as it did", st.Parallel, st.Unlocked)
 			}

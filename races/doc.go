@@ -46,7 +46,10 @@
 //     counts in the unlocked one. Its answers read the other access, so
 //     it proves the sides of one other access at a time and keeps their
 //     answers only while it does (and a bounded number of them): its
-//     memory does not grow with the pairs.
+//     memory does not grow with the pairs. Lock queries are asked only
+//     for the sides that a walk taking as covered every call site where
+//     the access holds some lock would prove: no query proves the
+//     others.
 //
 // Two kinds of access are left out before pairing: an access to an object
 // allocated in its activation before anything there may have handed the

@@ -7,3 +7,11 @@ func SetCallPathMemo(n int) (restore func()) {
 	callPathMemo = n
 	return func() { callPathMemo = old }
 }
+
+// SetLockableFirst sets whether the proof per call path asks lock queries
+// only for the sides lockable lets through, and returns what restores it.
+func SetLockableFirst(on bool) (restore func()) {
+	old := lockableFirst
+	lockableFirst = on
+	return func() { lockableFirst = old }
+}
