@@ -106,8 +106,8 @@ func (gl *GoroutineLocksets) beforeFrom(m uint32, entry lockset, instr ssa.Instr
 	if !ok {
 		a := gl.a
 		before = map[ssa.Instruction]lockset{}
-		a.flowFrom(m, entry, func(instr ssa.Instruction, ev instrEvents, held lockset) {
-			if len(ev.accesses) > 0 || len(ev.calls) > 0 {
+		a.flowFrom(m, entry, func(instr ssa.Instruction, held lockset) {
+			if len(a.f.AccessesAt(m, instr)) > 0 || len(a.calls[instr]) > 0 {
 				before[instr] = slices.Clone(held)
 			}
 		})

@@ -151,42 +151,6 @@ type analysis struct {
 	queue         []uint32
 	queued        []bool
 	held          map[uint32][]Held // by E, where some lock is held: most accesses have none
-	events        [][][]instrEvents // by M, then block index: made on m's first dataflow (eventsOf)
-}
-
-// instrEvents is what the dataflow looks up at one instruction of a
-// block (the k-th): its accesses (E ids, ascending), its call sites (I
-// ids) and the Ptrs that defining its value invalidates.
-type instrEvents struct {
-	k                      int
-	accesses, calls, kills []uint32
-}
-
-// eventsOf returns the events of m's instructions, by block, in
-// instruction order, leaving out instructions with none. A dataflow runs
-// each block several times (to a fixpoint, for each entry lockset, then
-// for the locksets at the accesses), and looking an instruction up in
-// maps keyed by instructions cost more than the flow itself; this looks
-// each up once.
-func (a *analysis) eventsOf(m uint32) [][]instrEvents {
-	if a.events[m] != nil {
-		return a.events[m]
-	}
-	blocks := a.f.Func(m).Blocks
-	out := make([][]instrEvents, len(blocks))
-	for _, b := range blocks {
-		for k, instr := range b.Instrs {
-			ev := instrEvents{k: k, accesses: a.f.AccessesAt(m, instr), calls: a.calls[instr]}
-			if v, ok := instr.(ssa.Value); ok {
-				ev.kills = a.defKills[v]
-			}
-			if ev.accesses != nil || ev.calls != nil || ev.kills != nil {
-				out[b.Index] = append(out[b.Index], ev)
-			}
-		}
-	}
-	a.events[m] = out
-	return out
 }
 
 type lockOp struct {
@@ -282,7 +246,6 @@ func (a *analysis) index() {
 	f := a.f
 	nM, nI := f.Size(pointsto.DomM), f.Size(pointsto.DomI)
 	a.flow = make([]bool, nM)
-	a.events = make([][][]instrEvents, nM)
 	for m := range nM {
 		a.flow[m] = runsFlow(f, uint32(m))
 	}
@@ -1000,16 +963,16 @@ func (a *analysis) enter(m uint32, s lockset) {
 func (a *analysis) run(m uint32) {
 	// The entry never holds a Held of m's own values (which would name
 	// another activation's): translate drops them at every call.
-	a.flowFrom(m, a.entry[m], func(instr ssa.Instruction, ev instrEvents, held lockset) {
+	a.flowFrom(m, a.entry[m], func(instr ssa.Instruction, held lockset) {
 		// Each run replaces the last one's locksets: the entry only
 		// shrinks, and a lock an earlier entry held may be gone.
-		for _, e := range ev.accesses {
+		for _, e := range a.f.AccessesAt(m, instr) {
 			delete(a.held, e)
 			if len(held) > 0 {
 				a.held[e] = slices.Clone(held)
 			}
 		}
-		for _, i := range ev.calls {
+		for _, i := range a.calls[instr] {
 			if !a.goCall[i] && !a.defer_[i] {
 				for _, c := range a.cg[i] {
 					a.enter(c, a.translate(i, c, held))
@@ -1020,9 +983,9 @@ func (a *analysis) run(m uint32) {
 }
 
 // flowFrom runs the dataflow of m's body from the entry lockset entry to
-// its fixpoint, then passes visit each instruction with its events and
-// the lockset before it.
-func (a *analysis) flowFrom(m uint32, entry lockset, visit func(ssa.Instruction, instrEvents, lockset)) {
+// its fixpoint, then passes visit each instruction with the lockset
+// before it.
+func (a *analysis) flowFrom(m uint32, entry lockset, visit func(ssa.Instruction, lockset)) {
 	fn := a.f.Func(m)
 	in := make([]lockset, len(fn.Blocks))
 	reached, inWork := make([]bool, len(fn.Blocks)), make([]bool, len(fn.Blocks))
@@ -1065,27 +1028,24 @@ func (a *analysis) flowFrom(m uint32, entry lockset, visit func(ssa.Instruction,
 
 // block applies the instructions of b to the lockset in and passes the
 // result of each outgoing edge to succ. A non-nil visit gets each
-// instruction with its events and the lockset before it.
-func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, visit func(ssa.Instruction, instrEvents, lockset), succ func(*ssa.BasicBlock, lockset)) {
+// instruction with the lockset before it.
+func (a *analysis) block(m uint32, b *ssa.BasicBlock, in lockset, visit func(ssa.Instruction, lockset), succ func(*ssa.BasicBlock, lockset)) {
 	s := state{held: slices.Clone(in)}
-	events := a.eventsOf(m)[b.Index]
-	for k, instr := range b.Instrs {
-		var ev instrEvents
-		if len(events) > 0 && events[0].k == k {
-			ev, events = events[0], events[1:]
-		}
+	for _, instr := range b.Instrs {
 		if visit != nil {
-			visit(instr, ev, s.held)
+			visit(instr, s.held)
 		}
-		if ptrs := ev.kills; ptrs != nil {
-			s.kill(func(h Held) bool { return slices.Contains(ptrs, h.Ptr) })
+		if v, ok := instr.(ssa.Value); ok {
+			if ptrs := a.defKills[v]; ptrs != nil {
+				s.kill(func(h Held) bool { return slices.Contains(ptrs, h.Ptr) })
+			}
 		}
-		for _, e := range ev.accesses {
+		for _, e := range a.f.AccessesAt(m, instr) {
 			a.chanOp(&s, instr, e)
 		}
 		switch instr := instr.(type) {
 		case *ssa.Call:
-			for _, i := range ev.calls {
+			for _, i := range a.calls[instr] {
 				a.call(&s, instr, i)
 			}
 		case *ssa.RunDefers:

@@ -1,8 +1,6 @@
 package mhp
 
 import (
-	"slices"
-
 	"github.com/chordgo/chordgo/pointsto"
 	"golang.org/x/tools/go/ssa"
 )
@@ -21,66 +19,33 @@ type counts struct {
 
 func (cn *counts) of(c pointsto.Ctx, m uint32) uint8 { return cn.n[[2]uint32{c, m}] }
 
-// A runGraph is the call graph runs are counted over, with contexts and
-// without: built once, counted again each time exclusivelyCalled finds
-// more functions.
-type runGraph struct {
-	r       *pointsto.Result
-	in      map[[2]uint32][]runEdge   // (context, function) -> the edges into it
-	out     map[[2]uint32][][2]uint32 // (context, function) -> its callees' nodes
-	entries [][2]uint32               // the roots' and inits' nodes, once per entry
-	loops   map[*ssa.BasicBlock]bool  // Facts.Repeats, as asked (counts.inLoop)
-	// Without contexts (functionRuns): each function's call sites, once
-	// each, and the functions each function calls.
-	sites   map[uint32][]siteMult
-	callees map[uint32][]uint32
-}
-
-// A siteMult is a call site and its multiplier (2 if in a loop).
-type siteMult struct {
-	site uint32
-	mult uint8
-}
-
-func newRunGraph(r *pointsto.Result) *runGraph {
-	f := r.Facts
-	g := &runGraph{r: r, in: map[[2]uint32][]runEdge{}, out: map[[2]uint32][][2]uint32{}, loops: map[*ssa.BasicBlock]bool{},
-		sites: map[uint32][]siteMult{}, callees: map[uint32][]uint32{}}
-	loops := &counts{f: f, loops: g.loops}
-	seen := map[[2]uint32]bool{} // (function, call site) in sites
-	for t := range r.Tuples("callEdge") {
-		c, i, c2, m := t[0], t[1], t[2], t[3]
-		from, to := [2]uint32{c, f.Caller(i)}, [2]uint32{c2, m}
-		mult := uint8(1)
-		if loops.inLoop(f.Call(i).Block()) {
-			mult = 2
-		}
-		g.in[to] = append(g.in[to], runEdge{from, i, mult})
-		g.out[from] = append(g.out[from], to)
-		if !seen[[2]uint32{m, i}] {
-			seen[[2]uint32{m, i}] = true
-			g.sites[m] = append(g.sites[m], siteMult{i, mult})
-			g.callees[from[1]] = append(g.callees[from[1]], m)
-		}
-	}
-	for _, t := range f.Tuples("entry") {
-		g.entries = append(g.entries, [2]uint32{r.EntryContext(t[0]), t[0]})
-	}
-	return g
-}
-
-// count counts runs over the context-sensitive call graph: a root or
+// countRuns counts runs over the context-sensitive call graph: a root or
 // init runs once in the empty context; a call site adds the runs of its
 // caller's context, twice over if it sits in a loop. A function of
 // exclusive, no two of whose call sites both run in one execution
 // (exclusivelyCalled), runs in a context at most as often as the one of
 // its sites that adds the most: the others add nothing in that execution.
-func (g *runGraph) count(exclusive map[uint32]bool) *counts {
-	cn := &counts{n: map[[2]uint32]uint8{}, f: g.r.Facts, loops: g.loops}
+func countRuns(r *pointsto.Result, exclusive map[uint32]bool) *counts {
+	f := r.Facts
+	cn := &counts{n: map[[2]uint32]uint8{}, f: f, loops: map[*ssa.BasicBlock]bool{}}
+	in := map[[2]uint32][]runEdge{}
+	out := map[[2]uint32][][2]uint32{}
+	for t := range r.Tuples("callEdge") {
+		c, i, c2, m := t[0], t[1], t[2], t[3]
+		from, to := [2]uint32{c, f.Caller(i)}, [2]uint32{c2, m}
+		mult := uint8(1)
+		if cn.inLoop(f.Call(i).Block()) {
+			mult = 2
+		}
+		in[to] = append(in[to], runEdge{from, i, mult})
+		out[from] = append(out[from], to)
+	}
 	base := map[[2]uint32]uint8{}
-	work := slices.Clone(g.entries)
-	for _, node := range g.entries {
+	var work [][2]uint32
+	for _, t := range f.Tuples("entry") {
+		node := [2]uint32{r.EntryContext(t[0]), t[0]}
 		base[node]++
+		work = append(work, node)
 	}
 	// Termination: a count only rises (its inputs do; sums and maxima are
 	// monotone) and is capped at 2, so a node changes, and requeues its
@@ -92,23 +57,23 @@ func (g *runGraph) count(exclusive map[uint32]bool) *counts {
 		if exclusive[node[1]] {
 			bySite := map[uint32]int{}
 			most := 0
-			for _, e := range g.in[node] {
+			for _, e := range in[node] {
 				bySite[e.site] += int(cn.n[e.from]) * int(e.mult)
 				most = max(most, bySite[e.site])
 			}
 			sum += most
 		} else {
-			for _, e := range g.in[node] {
+			for _, e := range in[node] {
 				sum += int(cn.n[e.from]) * int(e.mult)
 			}
 		}
 		v := uint8(min(sum, 2))
 		if v != cn.n[node] {
 			cn.n[node] = v
-			work = append(work, g.out[node]...)
+			work = append(work, out[node]...)
 		}
 	}
-	cn.caps = g.functionRuns(exclusive)
+	cn.caps = functionRuns(r, in, exclusive)
 	return cn
 }
 
@@ -125,22 +90,35 @@ type runEdge struct {
 // loop), and for a function of exclusive only its busiest site counts.
 // This can be less than the sum over contexts: a function that runs once
 // calls another in two contexts at two exclusive sites.
-func (g *runGraph) functionRuns(exclusive map[uint32]bool) map[uint32]uint8 {
-	f := g.r.Facts
+func functionRuns(r *pointsto.Result, in map[[2]uint32][]runEdge, exclusive map[uint32]bool) map[uint32]uint8 {
+	f := r.Facts
+	sites := map[uint32]map[uint32]uint8{} // function -> its call sites -> mult
+	callees := map[uint32][]uint32{}       // function -> the functions it calls
+	for to, es := range in {
+		for _, e := range es {
+			if sites[to[1]] == nil {
+				sites[to[1]] = map[uint32]uint8{}
+			}
+			if _, ok := sites[to[1]][e.site]; !ok {
+				sites[to[1]][e.site] = e.mult
+				callees[e.from[1]] = append(callees[e.from[1]], to[1])
+			}
+		}
+	}
 	runs := map[uint32]uint8{}
 	base := map[uint32]int{}
 	var work []uint32
-	for _, node := range g.entries {
-		base[node[1]]++
-		work = append(work, node[1])
+	for _, t := range f.Tuples("entry") {
+		base[t[0]]++
+		work = append(work, t[0])
 	}
-	// Termination: as count's.
+	// Termination: as countRuns'.
 	for len(work) > 0 {
 		m := work[len(work)-1]
 		work = work[:len(work)-1]
 		sum, most := base[m], 0
-		for _, s := range g.sites[m] {
-			n := int(runs[f.Caller(s.site)]) * int(s.mult)
+		for i, mult := range sites[m] {
+			n := int(runs[f.Caller(i)]) * int(mult)
 			sum += n
 			most = max(most, n)
 		}
@@ -149,7 +127,7 @@ func (g *runGraph) functionRuns(exclusive map[uint32]bool) map[uint32]uint8 {
 		}
 		if v := uint8(min(sum, 2)); v != runs[m] {
 			runs[m] = v
-			work = append(work, g.callees[m]...)
+			work = append(work, callees[m]...)
 		}
 	}
 	return runs

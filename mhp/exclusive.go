@@ -27,7 +27,7 @@ import (
 // goroutine: analyze runs at most once in an execution, so the go
 // statement runs once, its goroutine is single, and what analyze
 // allocates exists once. exclusivelyCalled finds such functions: no two
-// of their call sites run in one execution; runGraph.count and functionRuns
+// of their call sites run in one execution; countRuns and functionRuns
 // then count their runs by the busiest site instead of the sum.
 //
 // The graph: a node is a goroutine, a context and a function the goroutine
@@ -492,7 +492,7 @@ func blockReach(fn *ssa.Function) map[*ssa.BasicBlock]*bitset.BitSet {
 // whose call sites runs in an execution: every two sites are in one
 // function that runs at most once and one call of it makes at most one of
 // them (exclusiveSites), or in two functions whose nodes are exclusive.
-// runGraph.count counts such a function's runs by its busiest site.
+// countRuns counts such a function's runs by its busiest site.
 func (bg *branchGraph) exclusivelyCalled(gs *Goroutines, have map[uint32]bool) map[uint32]bool {
 	callers := map[uint32][]uint32{} // M -> the sites that may call it
 	for i, ms := range bg.callees {

@@ -195,13 +195,8 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 	for g := range gs.List {
 		slices.Sort(gs.List[g].Parents)
 	}
-	// The first counts and the branch graph read the call graph and the
-	// goroutines only, not each other: they are made side by side.
-	runs := newRunGraph(r)
-	counted := make(chan *counts, 1)
-	go func() { counted <- runs.count(nil) }()
+	gs.count = countRuns(r, nil)
 	gs.branches = newBranchGraph(r, gs)
-	gs.count = <-counted
 	gs.branches.count = gs.count
 	// Termination: the set only grows, within the functions. Counts only
 	// fall as it grows (a maximum for a sum), so what a round proved with
@@ -215,7 +210,7 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 		for m := range more {
 			exclusive[m] = true
 		}
-		gs.count = runs.count(exclusive)
+		gs.count = countRuns(r, exclusive)
 		gs.branches.recount(gs.count)
 	}
 	for g := range gs.List {
