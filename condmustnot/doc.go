@@ -90,8 +90,8 @@
 // Locksets.ByGoroutine gives the same dataflow per abstract goroutine, on
 // demand: a function's entry lockset in goroutine g is met over the calls
 // made in g only (a call stack belongs to one goroutine), each from its
-// caller's entry lockset in g, with the global entry where calls form a
-// cycle. Before the meet, a Held whose pointer, in the contexts in which g
+// caller's entry lockset in g, with the global entry for a function on a
+// cycle of calls. Before the meet, a Held whose pointer, in the contexts in which g
 // runs the pointer's function (mhp's threadReach), points to one unique
 // object only also counts as that object's lock (an object lock): so a
 // list's helper that Add and Get of a cache each call with their own c.mu

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/chordgo/chordgo/internal/scc"
 	"github.com/chordgo/chordgo/pointsto"
 
 	"golang.org/x/tools/go/ssa"
@@ -21,9 +22,10 @@ import (
 // Sound: in goroutine g, every run of a function m that g did not start
 // with is called from a call site in a function g runs (a call stack
 // belongs to one goroutine; a go statement's function starts another), so
-// what all of g's calls of m hold is held at m's entry in g. Where the
-// calls form a cycle the recursion stops at the global entry lockset,
-// which every call meets into and so holds less.
+// what all of g's calls of m hold is held at m's entry in g. A function on
+// a cycle of calls takes the global entry lockset, which every call meets
+// into and so holds less (asking along the cycle would make the answer
+// depend on which member was asked first).
 //
 // Where every call of a function in g holds one unique mutex, each through
 // a value of its own (Add and Get of a cache each lock c.mu and call the
@@ -35,10 +37,10 @@ type GoroutineLocksets struct {
 	starts  func(g, m uint32) bool  // g starts by running m
 	in      func(g uint32) func(m uint32) []pointsto.Ctx
 	unique  func(o pointsto.Ctx) bool
-	callers [][]uint32            // by M: the call sites that may call it
-	root    []bool                // by M: a root (a test, main): entered with nothing
-	entry   map[[2]uint32]lockset // (m, g)
-	busy    map[[2]uint32]bool
+	callers [][]uint32                             // by M: the call sites that may call it
+	root    []bool                                 // by M: a root (a test, main): entered with nothing
+	entry   map[[2]uint32]lockset                  // (m, g)
+	cyclic  []bool                                 // by M: on a cycle of plain or deferred calls
 	before  map[string]map[ssa.Instruction]lockset // m and an entry lockset -> the lockset before each call and access
 	via     map[string]viaEntry                    // entryVia, by goroutine, callee and chain
 }
@@ -54,7 +56,7 @@ func (l *Locksets) ByGoroutine(of func(m uint32) []uint32, starts func(g, m uint
 	in func(g uint32) func(m uint32) []pointsto.Ctx, unique func(o pointsto.Ctx) bool) *GoroutineLocksets {
 	a := l.flow
 	gl := &GoroutineLocksets{a: a, of: of, starts: starts, in: in, unique: unique, callers: make([][]uint32, len(a.entry)), root: make([]bool, len(a.entry)),
-		entry: map[[2]uint32]lockset{}, busy: map[[2]uint32]bool{}, before: map[string]map[ssa.Instruction]lockset{}, via: map[string]viaEntry{}}
+		entry: map[[2]uint32]lockset{}, cyclic: a.cyclic(), before: map[string]map[ssa.Instruction]lockset{}, via: map[string]viaEntry{}}
 	for i, ms := range a.cg {
 		for _, m := range ms {
 			gl.callers[m] = append(gl.callers[m], i)
@@ -123,14 +125,41 @@ func (gl *GoroutineLocksets) entryIn(m, g uint32) lockset {
 	if s, ok := gl.entry[key]; ok {
 		return s
 	}
-	if gl.busy[key] {
-		return a.entry[m] // a cycle of calls: the global entry, which holds less
+	if gl.cyclic[m] {
+		// The global entry, which holds less: meeting the calls would
+		// ask m's own entry, and which answer a cycle's members got
+		// would depend on which was asked first.
+		return a.entry[m]
 	}
-	gl.busy[key] = true
 	s := gl.meetCalls(m, g)
-	delete(gl.busy, key)
 	gl.entry[key] = s
 	return s
+}
+
+// cyclic reports, by M, whether a function is on a cycle of the call
+// graph's plain and deferred calls.
+func (a *analysis) cyclic() []bool {
+	f := a.f
+	succ := make([][]int, len(a.entry))
+	for i, ms := range a.cg {
+		if a.goCall[i] {
+			continue
+		}
+		caller := f.Caller(i)
+		for _, m := range ms {
+			succ[caller] = append(succ[caller], int(m))
+		}
+	}
+	comp, n := scc.Components(succ)
+	size := make([]int, n)
+	for _, c := range comp {
+		size[c]++
+	}
+	out := make([]bool, len(succ))
+	for m, c := range comp {
+		out[m] = size[c] > 1 || slices.Contains(succ[m], m)
+	}
+	return out
 }
 
 // meetCalls meets what the calls of m made in g pass in, as solve does
