@@ -145,6 +145,21 @@ func (hs *Handovers) objectUses(v ssa.Value) (accesses, handovers []ssa.Instruct
 					accesses = append(accesses, r)
 					continue
 				}
+				if cell := ownCell(r); cell != nil {
+					// The cell holds this object for its whole life: its
+					// loads are the object, its other uses hand it on.
+					for _, use := range *cell.Referrers() {
+						if load, ok := use.(*ssa.UnOp); ok && load.Op == token.MUL {
+							inside[load] = true
+							walk(load)
+						} else if use != ssa.Instruction(r) {
+							if _, ok := use.(*ssa.DebugRef); !ok {
+								handovers = append(handovers, use)
+							}
+						}
+					}
+					continue
+				}
 			case *ssa.MapUpdate:
 				if r.Map == x && r.Key != x && r.Value != x {
 					accesses = append(accesses, r)
@@ -172,6 +187,24 @@ func (hs *Handovers) objectUses(v ssa.Value) (accesses, handovers []ssa.Instruct
 	}
 	walk(v)
 	return accesses, handovers
+}
+
+// ownCell returns the variable that store s fills when s is the only
+// store into it and runs once per instance of the variable: an Alloc of
+// s's block, before s (go/ssa's cell for a variable a closure captures,
+// p := &T{} in a loop body). Each instance then holds one value for its
+// whole life, whatever stores run into other instances; nil otherwise.
+func ownCell(s *ssa.Store) *ssa.Alloc {
+	cell, ok := s.Addr.(*ssa.Alloc)
+	if !ok || cell.Block() != s.Block() || slices.Index(s.Block().Instrs, ssa.Instruction(cell)) > slices.Index(s.Block().Instrs, ssa.Instruction(s)) {
+		return nil
+	}
+	for _, use := range *cell.Referrers() {
+		if st, ok := use.(*ssa.Store); ok && st != s {
+			return nil
+		}
+	}
+	return cell
 }
 
 // keptBy reports whether plain call hands the object, whose address and
