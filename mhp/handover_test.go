@@ -95,6 +95,24 @@ func f(done chan bool) {
 	go func() { done <- x == 1 }()
 	x = 3 // paired
 }`},
+		{"a pointer variable of the loop body, captured", `
+func f() {
+	for i := 0; i < 3; i++ {
+		r := &T{}
+		r.x = i // before
+		go func() { r.y++ }()
+		r.y = 1 // paired
+	}
+}`},
+		{"a captured pointer variable assigned in each iteration", `
+func f() {
+	var r *T
+	for i := 0; i < 3; i++ {
+		r = &T{}
+		r.x = i // paired
+		go func() { r.y++ }()
+	}
+}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fset := token.NewFileSet()
