@@ -157,6 +157,13 @@
 //     to itself passes a join (selfJoined), and an access after a Wait in
 //     a goroutine started after every run of the first's go statement (or
 //     after the join of the earlier runs) (waitedFor);
+//   - joins inside a function W that the single parent runs many times
+//     (calljoin.go): a Wait on a WaitGroup of W's activation (or made in
+//     W's loop) on every way from the go statement, or from the call of
+//     WaitGroup.Go, to W's returns; the parent's accesses outside W, and
+//     instances of the goroutine from two activations, are ordered
+//     (joinedInCall), when nothing on the stack can recover a panic past
+//     the go statement;
 //   - chains: goroutines that start one another at most once per instance,
 //     after the access, from one first start (a timer callback that re-arms
 //     itself), run one after another (chained);

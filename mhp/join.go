@@ -15,6 +15,7 @@ import (
 // waitedFor.
 func (o *Order) joinedPair(a ssa.Instruction, ga uint32, b ssa.Instruction, gb uint32) bool {
 	return o.joined(a, ga, b, gb) || o.joined(b, gb, a, ga) || o.selfJoined(a, b, ga, gb) ||
+		o.joinedInCall(a, ga, b, gb) || o.joinedInCall(b, gb, a, ga) ||
 		o.waitedFor(a, ga, b, gb) || o.waitedFor(b, gb, a, ga) || o.chained(a, ga, b, gb)
 }
 

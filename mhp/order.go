@@ -103,14 +103,15 @@ type Order struct {
 	tested      []*bitset.BitSet     // by goroutine: mayTested
 	basic       map[uint32]*afterSet // by acquire event: what happens after it, without matching
 
-	joins     map[uint32][]uint32                // by go event: the Waits that join what it starts (joiningWaits)
-	drains    map[uint32]*drain                  // by go event: its goroutines' windows, if they are drained (drainOf)
-	pending   map[*ssa.Function][]*bitset.BitSet // by function: pendingAt at each block's entry
-	callSites map[uint32][]uint32                // by M: the call sites that may call it (callSitesOf)
-	once      *onceRuns                          // the functions that run inside one run of a sync.Once's f (once.go)
-	chains    map[[2]uint32]*chain               // by pair of chain closures, the lower first (chainOf)
-	byPair    [][]pairFacts                      // by ga, then gb: goroutinePair
-	closureOf map[uint32]uint32                  // by goroutine: its chain closure (chainClosure)
+	joins     map[uint32][]uint32                 // by go event: the Waits that join what it starts (joiningWaits)
+	drains    map[uint32]*drain                   // by go event: its goroutines' windows, if they are drained (drainOf)
+	pending   map[*ssa.Function][]*bitset.BitSet  // by function: pendingAt at each block's entry
+	callSites map[uint32][]uint32                 // by M: the call sites that may call it (callSitesOf)
+	actJoins  map[ssa.Instruction]*activationJoin // by S: joinedInCall's conditions on it (nil: fail)
+	once      *onceRuns                           // the functions that run inside one run of a sync.Once's f (once.go)
+	chains    map[[2]uint32]*chain                // by pair of chain closures, the lower first (chainOf)
+	byPair    [][]pairFacts                       // by ga, then gb: goroutinePair
+	closureOf map[uint32]uint32                   // by goroutine: its chain closure (chainClosure)
 	// closureSets are the distinct chain closures, closureIDs their
 	// indexes by the sets' words.
 	closureSets []*bitset.BitSet
