@@ -299,13 +299,26 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		})
 	}
 	cp.memo, cp.bs = nil, nil
+	// The lists left are made to size, the list itself where none of
+	// its goroutine pairs is proved: they last to the report.
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
-		j := first[l]
-		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func([2]uint32) bool {
-			j++
-			return proved.Test(j - 1)
-		})
+		n := 0
+		for j := range p.gp {
+			if !proved.Test(first[l] + uint(j)) {
+				n++
+			}
+		}
+		kept := p.gp
+		if n < len(p.gp) {
+			kept = make([][2]uint32, 0, n)
+			for j, gp := range p.gp {
+				if !proved.Test(first[l] + uint(j)) {
+					kept = append(kept, gp)
+				}
+			}
+		}
+		left[p.shared] = kept
 	}
 	for i := range pairs {
 		pairs[i].gp = left[pairs[i].shared]
