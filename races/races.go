@@ -231,7 +231,7 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 	o := <-orders
 	order, cg := o.order, o.cg
 	res.Order = order
-	parallel(order, f, pairs, opts.NoMHP)
+	parallel(order, f, pairs, len(gs.List), opts.NoMHP)
 	dropAlone(pairs)
 	pairs = slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 })
 	res.Stats.Parallel = countPairs(pairs)
@@ -279,14 +279,22 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 // pair, and the pairs of one access pair whose goroutines are the same get
 // one list of goroutine pairs, with one id (pair.shared), which the
 // unlocked stage decides once. What is kept for one access pair goes when
-// the next begins.
-func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
+// the next begins: the answers by goroutine pair, a row of bytes per first
+// goroutine (of goroutines goroutines), cleared where written.
+func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, goroutines int, noMHP bool) {
 	byAccesses := make([]int, len(pairs))
 	for i := range byAccesses {
 		byAccesses[i] = i
 	}
 	slices.SortStableFunc(byAccesses, func(i, j int) int { return comparePairs(pairs[i].e, pairs[j].e) })
 	shared := 0
+	const (
+		unknown int8 = iota
+		concurrent
+		ordered
+	)
+	answers := make([][]int8, goroutines) // by goroutine pair, for the access pair asked
+	var written []uint32                  // the rows of answers written
 	for len(byAccesses) > 0 {
 		e := pairs[byAccesses[0]].e
 		n := 1
@@ -310,28 +318,32 @@ func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 			firsts = append(firsts, p)
 		}
 		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
-		var concurrent map[[2]uint32]bool // needed when two lists may share a goroutine pair
-		if len(firsts) > 1 {
-			concurrent = map[[2]uint32]bool{}
-		}
 		for _, p := range firsts {
 			for _, g0 := range p.g[0] {
+				row := answers[g0]
+				if row == nil {
+					row = make([]int8, goroutines)
+					answers[g0] = row
+				}
+				written = append(written, g0)
 				for _, g1 := range p.g[1] {
-					gp := [2]uint32{g0, g1}
-					c, ok := concurrent[gp]
-					if !ok {
-						c = noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1)
-						if concurrent != nil {
-							concurrent[gp] = c
+					if row[g1] == unknown {
+						row[g1] = ordered
+						if noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1) {
+							row[g1] = concurrent
 						}
 					}
-					if c {
-						p.gp = append(p.gp, gp)
+					if row[g1] == concurrent {
+						p.gp = append(p.gp, [2]uint32{g0, g1})
 					}
 				}
 			}
 			p.gp = slices.Clip(p.gp) // shared: an append must copy
 		}
+		for _, g0 := range written {
+			clear(answers[g0])
+		}
+		written = written[:0]
 		for _, o := range others {
 			o[0].gp = o[1].gp
 		}
