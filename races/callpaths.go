@@ -299,26 +299,9 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 		})
 	}
 	cp.memo, cp.bs = nil, nil
-	// The lists left are made to size, the list itself where none of
-	// its goroutine pairs is proved: they last to the report.
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
-		n := 0
-		for j := range p.gp {
-			if !proved.Test(first[l] + uint(j)) {
-				n++
-			}
-		}
-		kept := p.gp
-		if n < len(p.gp) {
-			kept = make([][2]uint32, 0, n)
-			for j, gp := range p.gp {
-				if !proved.Test(first[l] + uint(j)) {
-					kept = append(kept, gp)
-				}
-			}
-		}
-		left[p.shared] = kept
+		left[p.shared] = keptPairs(p.gp, func(j int, _ [2]uint32) bool { return proved.Test(first[l] + uint(j)) })
 	}
 	for i := range pairs {
 		pairs[i].gp = left[pairs[i].shared]
