@@ -78,9 +78,11 @@ type peakHeap struct {
 	// next one ends (runtime/mprof.go: it waits for the sweep's frees),
 	// or at once in runtime.GC. So the profile written when the largest
 	// live heap is seen, at collection peakCycle, is the collection's
-	// before; it is written again on the first samples after a later
+	// before; it is written again on the first samples after the next
 	// collection (rewrites of them), which show the peak's. Twice: the
 	// runtime counts a collection just before it publishes its profile.
+	// (Where two collections pass between samples, on small heaps, the
+	// profile stays the one written at the peak.)
 	peakCycle uint64
 	rewrites  int
 	profile   bytes.Buffer
@@ -130,7 +132,7 @@ func (p *peakHeap) sample(published bool) {
 		if published {
 			p.rewrites = 0
 		}
-	case p.rewrites > 0 && cycle > p.peakCycle && !published:
+	case p.rewrites > 0 && cycle == p.peakCycle+1 && !published:
 		p.rewrites--
 	default:
 		return
