@@ -56,7 +56,8 @@
 // With more than one core (GOMAXPROCS), a plan whose first step scans 512
 // tuples or more shares them out: the scan is cut into chunks, workers
 // with registers of their own evaluate the chunks reading the relations
-// only, and collect the head tuples not in the head relation yet; then
+// only, and collect the head tuples not in the head relation yet, each
+// once per chunk (a set of their own); then
 // the chunks' tuples are inserted in the chunks' order, in rounds that
 // each hold about as many tuples as a bound (the first round takes a chunk
 // per worker, later ones as many chunks as derived that much before), so

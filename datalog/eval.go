@@ -24,9 +24,11 @@ type plan struct {
 	db    *Database
 	// deferred: the plan is a worker's part of a split evaluation
 	// (runSplit), which collects the head tuples not in out yet in
-	// derived instead of inserting them.
+	// derived instead of inserting them, each once, in the order first
+	// derived: a join may derive one tuple from many of its first step's
+	// tuples (bbolt's tests: readCell(g, p) of escape/instance.dl).
 	deferred bool
-	derived  []uint32
+	derived  *relation
 }
 
 type stepKind uint8
@@ -416,7 +418,7 @@ func (p *plan) run(i int, rg *ranges) {
 		}
 		if p.deferred {
 			if !p.out.contains(p.buf) {
-				p.derived = append(p.derived, p.buf...)
+				p.derived.insert(p.buf)
 			}
 			return
 		}
@@ -761,7 +763,7 @@ var splitMin uint32 = 1 << 9 // a variable so tests can split small inputs
 // splitRounds, each inserting its tuples before the next starts: what
 // waits to be inserted is then a part of what the evaluation derives,
 // and later rounds do not keep what earlier ones inserted. A round holds
-// its head tuples, duplicates included, until it ends, so the first round
+// its head tuples (each once per chunk) until it ends, so the first round
 // takes one chunk per worker, and each later one as many chunks as the
 // rounds before derived about splitBuffer words from: a join that derives
 // millions of tuples per chunk (bbolt's tests, where the buffers held 4.4
@@ -839,9 +841,9 @@ func (p *plan) runSplit(lo, hi uint32, rg *ranges) {
 			wg.Go(func() {
 				for c := next.Add(1) - 1; c < n; c = next.Add(1) - 1 {
 					from := lo + c*chunk
-					w.derived = out[c][:0]
+					w.derived.clear(out[c])
 					w.scan(0, from, min(from+chunk, hi), rg)
-					out[c] = w.derived
+					out[c] = w.derived.rows
 				}
 			})
 		}
@@ -865,6 +867,7 @@ func (p *plan) runSplit(lo, hi uint32, rg *ranges) {
 func (p *plan) worker() *plan {
 	w := *p
 	w.deferred = true
+	w.derived = newRelation(p.out.decl)
 	w.regs = make([]uint32, len(p.regs))
 	w.buf = make([]uint32, len(p.buf))
 	w.steps = slices.Clone(p.steps)

@@ -73,6 +73,15 @@ func (r *relation) ensureSet() {
 	}
 }
 
+// clear empties r, a worker's scratch relation (plan.derived), keeping
+// its hash set's room, with rows as the room for its tuples.
+func (r *relation) clear(rows []uint32) {
+	r.rows, r.n = rows[:0], 0
+	clear(r.set.slots)
+	clear(r.set.tags)
+	r.set.used = 0
+}
+
 func allColumns(arity int) []int {
 	cols := make([]int, arity)
 	for i := range cols {

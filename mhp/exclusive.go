@@ -73,6 +73,7 @@ const (
 // its dominator tree, and the masks of the dominators asked about.
 type branchGraph struct {
 	f       *pointsto.Facts
+	gs      *Goroutines
 	count   *counts             // the run counts that masks were made with
 	callees map[uint32][]uint32 // by call site: the functions it may call
 	kind    map[uint32]callKind // the go and defer sites
@@ -80,11 +81,18 @@ type branchGraph struct {
 	keys [][]uint64 // by goroutine: the (function, context) pairs it may run (threadReach), as function<<32 | context, sorted
 	base []uint32   // by goroutine: the node of keys[g][0]
 	fn   []uint32   // by node: its function (M)
-	// The out-edges of node n are edges[start[n]:start[n+1]].
-	start []uint32
-	edges []branchEdge
-	idom  []uint32 // by node: its immediate dominator, unreached if no root reaches it
-	depth []uint32 // by node: its depth in the dominator tree
+	// The nodes node n has an edge to are succ[start[n]:start[n+1]], each
+	// once. Dominators read no more; the edges themselves, with their
+	// call sites, are made again from calls and byStart for the nodes
+	// whose masks are asked for (outEdges): one goroutine's nodes repeat
+	// another's calls, so the edges take tens of times the memory of
+	// the calls (bbolt's tests: 297 goroutines, about 80 M edges).
+	start   []uint32
+	succ    []uint32
+	calls   map[uint64][]branchCall // by function<<32 | context: its call edges (callEdge)
+	byStart map[[2]uint32][]uint32  // by (go site, context): the goroutines it starts
+	idom    []uint32                // by node: its immediate dominator, unreached if no root reaches it
+	depth   []uint32                // by node: its depth in the dominator tree
 	// pre numbers the nodes in a preorder of the dominator tree; size is
 	// the size of each node's subtree, so that d dominates x when pre[x]
 	// is in [pre[d], pre[d]+size[d]).
@@ -95,6 +103,10 @@ type branchGraph struct {
 // A branchEdge is a call site (I) of a node's function and the node it
 // leads to.
 type branchEdge struct{ site, to uint32 }
+
+// A branchCall is a call edge of a function in a context: the call site,
+// and the context and function it calls.
+type branchCall struct{ site, c2, m2 uint32 }
 
 // nodesOf returns the nodes of function m in goroutine g, one per context.
 func (bg *branchGraph) nodesOf(g, m uint32) (first, end uint32) {
@@ -113,13 +125,13 @@ func (bg *branchGraph) nodeOf(g uint32, c pointsto.Ctx, m uint32) (uint32, bool)
 // tree.
 func newBranchGraph(r *pointsto.Result, gs *Goroutines) *branchGraph {
 	f := r.Facts
-	bg := &branchGraph{f: f, callees: map[uint32][]uint32{}, kind: map[uint32]callKind{},
-		keys: make([][]uint64, len(gs.List)), base: make([]uint32, len(gs.List)), fn: []uint32{0}, masks: map[uint32]*branchMasks{}}
-	type out struct{ site, c2, m2 uint32 }
-	calls := map[uint64][]out{} // (caller, context) as caller<<32 | context -> its call edges
+	bg := &branchGraph{f: f, gs: gs, callees: map[uint32][]uint32{}, kind: map[uint32]callKind{},
+		keys: make([][]uint64, len(gs.List)), base: make([]uint32, len(gs.List)), fn: []uint32{0}, masks: map[uint32]*branchMasks{},
+		calls: map[uint64][]branchCall{}, byStart: map[[2]uint32][]uint32{}}
 	for t := range r.Tuples("callEdge") {
 		c, i, c2, m2 := t[0], t[1], t[2], t[3]
-		calls[uint64(f.Caller(i))<<32|uint64(c)] = append(calls[uint64(f.Caller(i))<<32|uint64(c)], out{i, c2, m2})
+		k := uint64(f.Caller(i))<<32 | uint64(c)
+		bg.calls[k] = append(bg.calls[k], branchCall{i, c2, m2})
 		if !slices.Contains(bg.callees[i], m2) {
 			bg.callees[i] = append(bg.callees[i], m2)
 		}
@@ -140,10 +152,10 @@ func newBranchGraph(r *pointsto.Result, gs *Goroutines) *branchGraph {
 			bg.fn = append(bg.fn, uint32(k>>32))
 		}
 	}
-	byStart := map[[2]uint32][]uint32{} // (go site, context) -> its goroutines
 	for g, gr := range gs.List {
 		if gr.Kind == GoGoroutine {
-			byStart[[2]uint32{gr.Site, gr.Ctx}] = append(byStart[[2]uint32{gr.Site, gr.Ctx}], uint32(g))
+			k := [2]uint32{gr.Site, gr.Ctx}
+			bg.byStart[k] = append(bg.byStart[k], uint32(g))
 		}
 	}
 	bg.start = make([]uint32, len(bg.fn)+1)
@@ -151,37 +163,63 @@ func newBranchGraph(r *pointsto.Result, gs *Goroutines) *branchGraph {
 		if gr.Kind != GoGoroutine {
 			first, end := bg.nodesOf(uint32(g), gr.Func)
 			for to := first; to < end; to++ {
-				bg.edges = append(bg.edges, branchEdge{to: to})
+				bg.succ = append(bg.succ, to)
 			}
 		}
 	}
+	last := make([]uint32, len(bg.fn)) // by node: 1 + the last node with an edge to it
+	var out []branchEdge
 	n := uint32(1)
 	for g, keys := range bg.keys {
 		for _, k := range keys {
-			bg.start[n] = uint32(len(bg.edges))
+			bg.start[n] = uint32(len(bg.succ))
 			n++
-			c := uint32(k)
-			for _, e := range calls[k] {
-				if bg.kind[e.site] != goCallKind {
-					if to, ok := bg.nodeOf(uint32(g), e.c2, e.m2); ok {
-						bg.edges = append(bg.edges, branchEdge{e.site, to})
-					}
-					continue
-				}
-				for _, g2 := range byStart[[2]uint32{e.site, c}] {
-					if _, ok := slices.BinarySearch(gs.List[g2].Parents, uint32(g)); !ok {
-						continue
-					}
-					if to, ok := bg.nodeOf(g2, e.c2, e.m2); ok {
-						bg.edges = append(bg.edges, branchEdge{e.site, to})
-					}
+			out = bg.appendOut(out[:0], uint32(g), k)
+			for _, e := range out {
+				if last[e.to] != n {
+					last[e.to] = n
+					bg.succ = append(bg.succ, e.to)
 				}
 			}
 		}
 	}
-	bg.start[n] = uint32(len(bg.edges))
+	bg.start[n] = uint32(len(bg.succ))
+	bg.succ = slices.Clone(bg.succ) // no room to grow: it stays to the end
 	bg.dominators()
 	return bg
+}
+
+// appendOut appends the out-edges of goroutine g's node of key (function
+// and context, as in keys): a call edge in the same goroutine, a go
+// statement's to the goroutines it starts there whose parent g is.
+func (bg *branchGraph) appendOut(out []branchEdge, g uint32, key uint64) []branchEdge {
+	c := uint32(key)
+	for _, e := range bg.calls[key] {
+		if bg.kind[e.site] != goCallKind {
+			if to, ok := bg.nodeOf(g, e.c2, e.m2); ok {
+				out = append(out, branchEdge{e.site, to})
+			}
+			continue
+		}
+		for _, g2 := range bg.byStart[[2]uint32{e.site, c}] {
+			if _, ok := slices.BinarySearch(bg.gs.List[g2].Parents, g); !ok {
+				continue
+			}
+			if to, ok := bg.nodeOf(g2, e.c2, e.m2); ok {
+				out = append(out, branchEdge{e.site, to})
+			}
+		}
+	}
+	return out
+}
+
+// outEdges returns the out-edges of node v, not the root.
+func (bg *branchGraph) outEdges(v uint32) []branchEdge {
+	// v's goroutine: the last whose nodes start at v or before (one
+	// without nodes starts where the next does).
+	g, _ := slices.BinarySearch(bg.base, v+1)
+	g--
+	return bg.appendOut(nil, uint32(g), bg.keys[g][v-bg.base[g]])
 }
 
 // dominators computes idom and depth by the iterative algorithm of Cooper,
@@ -200,7 +238,7 @@ func (bg *branchGraph) dominators() {
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < bg.start[top.node+1] {
-			to := bg.edges[top.next].to
+			to := bg.succ[top.next]
 			top.next++
 			if !visited[to] {
 				visited[to] = true
@@ -213,18 +251,18 @@ func (bg *branchGraph) dominators() {
 		stack = stack[:len(stack)-1]
 	}
 	predStart := make([]uint32, n+1)
-	for _, e := range bg.edges {
-		predStart[e.to+1]++
+	for _, to := range bg.succ {
+		predStart[to+1]++
 	}
 	for v := range n {
 		predStart[v+1] += predStart[v]
 	}
-	preds := make([]uint32, len(bg.edges))
+	preds := make([]uint32, len(bg.succ))
 	fill := slices.Clone(predStart[:n])
 	for v := range n {
-		for _, e := range bg.edges[bg.start[v]:bg.start[v+1]] {
-			preds[fill[e.to]] = uint32(v)
-			fill[e.to]++
+		for _, to := range bg.succ[bg.start[v]:bg.start[v+1]] {
+			preds[fill[to]] = uint32(v)
+			fill[to]++
 		}
 	}
 	idom := make([]uint32, n)
@@ -397,7 +435,7 @@ func (bg *branchGraph) branchMasks(d uint32) *branchMasks {
 		bg.masks[d] = nil
 		return nil
 	}
-	out := bg.edges[bg.start[d]:bg.start[d+1]]
+	out := bg.outEdges(d)
 	words := (len(out) + 63) / 64
 	ms := &branchMasks{words: words, first: bg.pre[d], reach: make([]uint64, int(bg.size[d])*words), exclusive: make([]uint64, len(out)*words)}
 	byTarget := map[uint32][]int{} // node -> the out-edges to it
@@ -434,10 +472,10 @@ func (bg *branchGraph) branchMasks(d uint32) *branchMasks {
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, e := range bg.edges[bg.start[v]:bg.start[v+1]] {
-				if e.to != d && bg.dominates(d, e.to) && seen[bg.pre[e.to]-ms.first] != stamp {
-					mark(e.to)
-					stack = append(stack, e.to)
+			for _, to := range bg.succ[bg.start[v]:bg.start[v+1]] {
+				if to != d && bg.dominates(d, to) && seen[bg.pre[to]-ms.first] != stamp {
+					mark(to)
+					stack = append(stack, to)
 				}
 			}
 		}

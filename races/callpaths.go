@@ -301,11 +301,7 @@ func (cp *callPaths) prove(locks *condmustnot.Locksets, unique func(pointsto.Ctx
 	cp.memo, cp.bs = nil, nil
 	left := map[int][][2]uint32{} // by shared id
 	for l, p := range lists {
-		j := first[l]
-		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func([2]uint32) bool {
-			j++
-			return proved.Test(j - 1)
-		})
+		left[p.shared] = keptPairs(p.gp, func(j int, _ [2]uint32) bool { return proved.Test(first[l] + uint(j)) })
 	}
 	for i := range pairs {
 		pairs[i].gp = left[pairs[i].shared]

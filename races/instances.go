@@ -67,7 +67,7 @@ func dropAlone(pairs []pair) {
 		if len(p.alone) == 0 {
 			continue
 		}
-		gp := slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
+		gp := keptPairs(p.gp, func(_ int, gp [2]uint32) bool {
 			return slices.Contains(p.alone, gp[0]) && slices.Contains(p.alone, gp[1])
 		})
 		if len(gp) == len(p.gp) {
@@ -80,6 +80,6 @@ func dropAlone(pairs []pair) {
 			next++
 			ids[key] = id
 		}
-		p.gp, p.shared = slices.Clip(gp), id
+		p.gp, p.shared = gp, id
 	}
 }

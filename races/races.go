@@ -231,7 +231,7 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 	o := <-orders
 	order, cg := o.order, o.cg
 	res.Order = order
-	parallel(order, f, pairs, opts.NoMHP)
+	parallel(order, f, pairs, len(gs.List), opts.NoMHP)
 	dropAlone(pairs)
 	pairs = slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 })
 	res.Stats.Parallel = countPairs(pairs)
@@ -279,14 +279,22 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 // pair, and the pairs of one access pair whose goroutines are the same get
 // one list of goroutine pairs, with one id (pair.shared), which the
 // unlocked stage decides once. What is kept for one access pair goes when
-// the next begins.
-func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
+// the next begins: the answers by goroutine pair, a row of bytes per first
+// goroutine (of goroutines goroutines), cleared where written.
+func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, goroutines int, noMHP bool) {
 	byAccesses := make([]int, len(pairs))
 	for i := range byAccesses {
 		byAccesses[i] = i
 	}
 	slices.SortStableFunc(byAccesses, func(i, j int) int { return comparePairs(pairs[i].e, pairs[j].e) })
 	shared := 0
+	const (
+		unknown int8 = iota
+		concurrent
+		ordered
+	)
+	answers := make([][]int8, goroutines) // by goroutine pair, for the access pair asked
+	var written []uint32                  // the rows of answers written
 	for len(byAccesses) > 0 {
 		e := pairs[byAccesses[0]].e
 		n := 1
@@ -310,28 +318,32 @@ func parallel(order *mhp.Order, f *pointsto.Facts, pairs []pair, noMHP bool) {
 			firsts = append(firsts, p)
 		}
 		accesses := order.Pair(f.Access(e[0]), f.Access(e[1]))
-		var concurrent map[[2]uint32]bool // needed when two lists may share a goroutine pair
-		if len(firsts) > 1 {
-			concurrent = map[[2]uint32]bool{}
-		}
 		for _, p := range firsts {
 			for _, g0 := range p.g[0] {
+				row := answers[g0]
+				if row == nil {
+					row = make([]int8, goroutines)
+					answers[g0] = row
+				}
+				written = append(written, g0)
 				for _, g1 := range p.g[1] {
-					gp := [2]uint32{g0, g1}
-					c, ok := concurrent[gp]
-					if !ok {
-						c = noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1)
-						if concurrent != nil {
-							concurrent[gp] = c
+					if row[g1] == unknown {
+						row[g1] = ordered
+						if noMHP || !accesses.Ordered(g0, g1) && !order.Apart(e[0], g0, e[1], g1) {
+							row[g1] = concurrent
 						}
 					}
-					if c {
-						p.gp = append(p.gp, gp)
+					if row[g1] == concurrent {
+						p.gp = append(p.gp, [2]uint32{g0, g1})
 					}
 				}
 			}
 			p.gp = slices.Clip(p.gp) // shared: an append must copy
 		}
+		for _, g0 := range written {
+			clear(answers[g0])
+		}
+		written = written[:0]
 		for _, o := range others {
 			o[0].gp = o[1].gp
 		}
@@ -772,7 +784,7 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, li *lockInstances, unique
 	}
 	left := map[int][][2]uint32{} // by shared id
 	for _, p := range lists {
-		left[p.shared] = slices.DeleteFunc(slices.Clone(p.gp), func(gp [2]uint32) bool {
+		left[p.shared] = keptPairs(p.gp, func(_ int, gp [2]uint32) bool {
 			return protected[[2]uint32{li.in(p.e[0], gp[0]), li.in(p.e[1], gp[1])}]
 		})
 	}
@@ -780,6 +792,31 @@ func unlockedInGoroutines(locks *condmustnot.Locksets, li *lockInstances, unique
 		pairs[i].gp = left[pairs[i].shared]
 	}
 	return slices.DeleteFunc(pairs, func(p pair) bool { return len(p.gp) == 0 }), nil
+}
+
+// keptPairs returns the goroutine pairs of list gp that drop (given each
+// one's index) does not drop: gp itself when it drops none, else a list
+// made to size. The lists are the bulk of the memory from the parallel
+// stage to the report (bbolt's tests: 45 M goroutine pairs), and a list
+// shared by pairs is replaced, not changed.
+func keptPairs(gp [][2]uint32, drop func(j int, gp [2]uint32) bool) [][2]uint32 {
+	dropped := make([]bool, len(gp))
+	n := 0
+	for j, x := range gp {
+		if dropped[j] = drop(j, x); !dropped[j] {
+			n++
+		}
+	}
+	if n == len(gp) {
+		return gp
+	}
+	kept := make([][2]uint32, 0, n)
+	for j, x := range gp {
+		if !dropped[j] {
+			kept = append(kept, x)
+		}
+	}
+	return kept
 }
 
 // lockInstances are the instances of the lock proofs
@@ -938,20 +975,32 @@ func originalPairs(r *pointsto.Result, locs map[pointsto.Ctx][]location) int {
 
 // group turns the remaining pairs into races, one per access pair.
 func group(pairs []pair, acc *accessInfo) []Race {
-	byPair := map[[2]uint32]*Race{}
+	// Per race, the goroutine pair lists of its pairs (one per shared id)
+	// and the goroutines of each access, as bits; the races' lists are
+	// made once all are in. Most races have one list: sorted and without
+	// duplicates (parallel makes it so, the stages after only delete), so
+	// it is the race's own. The goroutine pairs are the bulk of a report
+	// (bbolt's tests: 45 M), so neither is copied where it need not be.
+	type grouped struct {
+		race  *Race
+		lists [][][2]uint32
+		gs    [2]bitset.BitSet
+	}
+	byPair := map[[2]uint32]*grouped{}
 	listed := map[int]bool{} // the shared ids whose goroutine pairs are in
 	var keys [][2]uint32
 	for _, p := range pairs {
-		race := byPair[p.e]
-		if race == nil {
-			race = &Race{}
+		gr := byPair[p.e]
+		if gr == nil {
+			gr = &grouped{race: &Race{}}
 			for k := range 2 {
 				e := p.e[k]
-				race.Accesses[k] = Access{E: e, Atomic: acc.atomic.Test(uint(e))}
+				gr.race.Accesses[k] = Access{E: e, Atomic: acc.atomic.Test(uint(e))}
 			}
-			byPair[p.e] = race
+			byPair[p.e] = gr
 			keys = append(keys, p.e)
 		}
+		race := gr.race
 		for k := range 2 {
 			race.Accesses[k].Write = race.Accesses[k].Write || p.write[k]
 		}
@@ -960,26 +1009,34 @@ func group(pairs []pair, acc *accessInfo) []Race {
 			continue // the same goroutine pairs as another location's
 		}
 		listed[p.shared] = true
-		// Duplicates go at the end, by sorting: a search per insertion
-		// made this quadratic in a race's goroutine pairs.
+		gr.lists = append(gr.lists, p.gp)
 		for _, gp := range p.gp {
 			for k := range 2 {
-				race.Accesses[k].Goroutines = append(race.Accesses[k].Goroutines, gp[k])
+				gr.gs[k].Set(uint(gp[k]))
 			}
-			race.Pairs = append(race.Pairs, gp)
 		}
 	}
 	slices.SortFunc(keys, comparePairs)
 	out := make([]Race, 0, len(keys))
 	for _, k := range keys {
-		race := byPair[k]
+		gr := byPair[k]
+		race := gr.race
 		for i := range race.Accesses {
-			slices.Sort(race.Accesses[i].Goroutines)
-			race.Accesses[i].Goroutines = slices.Compact(race.Accesses[i].Goroutines)
+			race.Accesses[i].Goroutines = make([]uint32, 0, gr.gs[i].Count())
+			for g := range gr.gs[i].EachSet() {
+				race.Accesses[i].Goroutines = append(race.Accesses[i].Goroutines, uint32(g))
+			}
 		}
 		slices.Sort(race.Locations)
 		race.Locations = slices.Compact(race.Locations)
-		slices.SortFunc(race.Pairs, comparePairs)
+		if len(gr.lists) == 1 {
+			race.Pairs = gr.lists[0]
+		} else {
+			race.Pairs = slices.Concat(gr.lists...)
+		}
+		if !slices.IsSortedFunc(race.Pairs, comparePairs) {
+			slices.SortFunc(race.Pairs, comparePairs)
+		}
 		race.Pairs = slices.Compact(race.Pairs)
 		out = append(out, *race)
 	}

@@ -74,8 +74,19 @@ type peakHeap struct {
 	stopped chan struct{}
 	mu      sync.Mutex // sample, from the watch and from stop
 	largest uint64
-	profile bytes.Buffer
-	err     error
+	// The runtime publishes the heap profile as of a collection when the
+	// next one ends (runtime/mprof.go: it waits for the sweep's frees),
+	// or at once in runtime.GC. So the profile written when the largest
+	// live heap is seen, at collection peakCycle, is the collection's
+	// before; it is written again on the first samples after the next
+	// collection (rewrites of them), which show the peak's. Twice: the
+	// runtime counts a collection just before it publishes its profile.
+	// (Where two collections pass between samples, on small heaps, the
+	// profile stays the one written at the peak.)
+	peakCycle uint64
+	rewrites  int
+	profile   bytes.Buffer
+	err       error
 }
 
 // peakInterval is how often the live heap is checked; peakGrowth how much
@@ -93,7 +104,7 @@ func watchPeakHeap() *peakHeap {
 		tick := time.NewTicker(peakInterval)
 		defer tick.Stop()
 		for {
-			p.sample()
+			p.sample(false)
 			select {
 			case <-p.done:
 				return
@@ -105,18 +116,27 @@ func watchPeakHeap() *peakHeap {
 }
 
 // sample profiles the heap if the live heap of the last collection
-// passed the largest profiled by peakGrowth. The heap profile is that of
-// the last completed collection too, so the two agree.
-func (p *peakHeap) sample() {
+// passed the largest profiled by peakGrowth, and again after the next
+// collection (see rewrites). published says that the caller has just run
+// runtime.GC, which publishes the profile of its collection at once (and
+// so replaced the snapshot a rewrite would have shown).
+func (p *peakHeap) sample(published bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(live)
-	n := live[0].Value.Uint64()
-	if p.profile.Len() > 0 && float64(n) < peakGrowth*float64(p.largest) {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	live, cycle := s[0].Value.Uint64(), s[1].Value.Uint64()
+	switch {
+	case p.profile.Len() == 0 || float64(live) >= peakGrowth*float64(p.largest):
+		p.largest, p.peakCycle, p.rewrites = live, cycle, 2
+		if published {
+			p.rewrites = 0
+		}
+	case p.rewrites > 0 && cycle == p.peakCycle+1 && !published:
+		p.rewrites--
+	default:
 		return
 	}
-	p.largest = n
 	p.profile.Reset()
 	if err := pprof.Lookup("heap").WriteTo(&p.profile, 0); err != nil && p.err == nil {
 		p.err = err
@@ -124,11 +144,13 @@ func (p *peakHeap) sample() {
 }
 
 // stop ends the watch, after a last collection and sample (the end may
-// be the peak), and returns the profile of the peak.
+// be the peak), and returns the profile of the peak. A rewrite that is
+// due is made before: runtime.GC publishes its own collection's profile.
 func (p *peakHeap) stop() ([]byte, error) {
 	close(p.done)
 	<-p.stopped
+	p.sample(false)
 	runtime.GC()
-	p.sample()
+	p.sample(true)
 	return p.profile.Bytes(), p.err
 }

@@ -16,7 +16,7 @@ func TestPeakHeap(t *testing.T) {
 		peak[i] = byte(i) // make it resident and keep the compiler from dropping it
 	}
 	runtime.GC()
-	p.sample()
+	p.sample(true)
 	runtime.KeepAlive(peak)
 	peak = nil
 	runtime.GC()
