@@ -757,17 +757,20 @@ var splitMin uint32 = 1 << 9 // a variable so tests can split small inputs
 
 // splitChunks is how many chunks of the first scan each worker takes, in
 // all: several, so that a worker whose chunks derive little takes more.
-// A round ends when the chunks it evaluated hold splitBuffer words of head
-// tuples, duplicates included (or when the chunks run out); its tuples are
-// inserted before the next round starts, so what waits to be inserted is
-// bounded by splitBuffer and one chunk per worker, and later rounds do not
-// keep what earlier ones inserted: a join that derives millions of tuples
-// per chunk (bbolt's tests, where the buffers held 4.4 GB) runs in more
-// rounds instead of holding them all. A scan that derives less takes one
-// round: most of kobj.dl's are a few hundred to a few thousand tuples and
-// a quarter of a millisecond, so a round's start and end (waking a core,
-// waiting for it) are a large share of the time they take.
-const splitChunks = 16
+// A scan of more than splitRound tuples is shared out in rounds, up to
+// splitRounds, each inserting its tuples before the next starts: what
+// waits to be inserted is then a part of what the evaluation derives,
+// and later rounds do not keep what earlier ones inserted. A round holds
+// its head tuples, duplicates included, until it ends, so the first round
+// takes one chunk per worker, and each later one as many chunks as the
+// rounds before derived about splitBuffer words from: a join that derives
+// millions of tuples per chunk (bbolt's tests, where the buffers held 4.4
+// GB) runs in more rounds instead of holding them all.
+const (
+	splitChunks = 16
+	splitRound  = 1 << 13
+	splitRounds = 4
+)
 
 var splitBuffer = 1 << 23 // a variable so tests can take a chunk a round
 
@@ -820,46 +823,47 @@ func (p *plan) runSplit(lo, hi uint32, rg *ranges) {
 		parts[w] = p.worker()
 	}
 	chunk := max((hi-lo)/uint32(workers*splitChunks), 1)
-	chunks := (hi - lo + chunk - 1) / chunk
-	out := make([][]uint32, chunks) // by chunk, reused by the chunk of the same index in later rounds
-	for first := uint32(0); first < chunks; {
-		var next atomic.Uint32 // the next chunk to take
-		next.Store(first)
-		var words atomic.Int64 // the words the round's chunks derived
-		// A worker takes chunks until the round holds splitBuffer words;
-		// a chunk it takes, it evaluates, so the chunks [first, next) are
-		// done when the workers return.
+	rounds := min(max((hi-lo)/splitRound, 1), splitRounds)
+	perRound := workers * splitChunks / int(rounds)
+	out := make([][]uint32, perRound)
+	var chunks, words int // evaluated so far, and the head tuples' words they derived
+	for lo < hi {
+		want := workers
+		if chunks > 0 {
+			want = min(perRound, max(1, splitBuffer*chunks/max(words, 1)))
+		}
+		n := min(uint32(want), (hi-lo+chunk-1)/chunk)
+		var next atomic.Uint32
 		work := func(w *plan) {
-			for words.Load() < int64(splitBuffer) {
-				c := next.Add(1) - 1
-				if c >= chunks {
-					return
-				}
+			for c := next.Add(1) - 1; c < n; c = next.Add(1) - 1 {
 				from := lo + c*chunk
-				w.derived = out[c-first][:0]
+				w.derived = out[c][:0]
 				w.scan(0, from, min(from+chunk, hi), rg)
-				out[c-first] = w.derived
-				words.Add(int64(len(w.derived)))
+				out[c] = w.derived
 			}
 		}
-		// This goroutine is a worker too: it would only wait, and a round
-		// starts one goroutine fewer.
+		// This goroutine is a worker too, instead of waiting for two: a
+		// round starts one goroutine fewer, and its first chunk at once.
+		// Most rounds are short (kobj.dl's split scans are mostly a few
+		// hundred to a few thousand tuples, 0.25 ms a round), so a
+		// goroutine's start is a share of them.
 		var wg sync.WaitGroup
 		for _, w := range parts[1:] {
 			wg.Go(func() { work(w) })
 		}
 		work(parts[0])
 		wg.Wait()
-		done := min(next.Load(), chunks)
 		a := p.out.arity
-		for _, tuples := range out[:done-first] {
+		for _, tuples := range out[:n] {
+			words += len(tuples)
 			for k := 0; k < len(tuples); k += a {
 				if p.out.insert(tuples[k : k+a]) {
 					p.stats.Tuples++
 				}
 			}
 		}
-		first = done
+		chunks += int(n)
+		lo = min(lo+n*chunk, hi)
 	}
 }
 
