@@ -61,7 +61,8 @@
 // the chunks' tuples are inserted in the chunks' order, in rounds that
 // each hold about as many tuples as a bound (the first round takes a chunk
 // per worker, later ones as many chunks as derived that much before), so
-// the tuples waiting to be inserted stay bounded. One core would insert the same tuples in the same
+// the tuples waiting to be inserted stay bounded; the calling goroutine is
+// one of the workers. One core would insert the same tuples in the same
 // order: the steps after the first read only tuples that were there when
 // the plan was made, so a chunk derives the same whenever it runs. A plan
 // that tests its own head relation for a whole tuple is not split (it

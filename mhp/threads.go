@@ -195,8 +195,13 @@ func FindGoroutines(r *pointsto.Result) (*Goroutines, error) {
 	for g := range gs.List {
 		slices.Sort(gs.List[g].Parents)
 	}
-	gs.count = countRuns(r, nil)
+	// The first counts and the branch graph read the points-to, the facts
+	// and the goroutines, and not each other: they are made side by side
+	// (every field of the goroutines they read is set above).
+	counted := make(chan *counts, 1)
+	go func() { counted <- countRuns(r, nil) }()
 	gs.branches = newBranchGraph(r, gs)
+	gs.count = <-counted
 	gs.branches.count = gs.count
 	// Termination: the set only grows, within the functions. Counts only
 	// fall as it grows (a maximum for a sum), so what a round proved with
