@@ -171,6 +171,7 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	}
 	idle := 0              // runs in a row that removed no race pair
 	var limit *apd.Decimal // the bound on the estimate of a run after the first (nil: none)
+	instanceBudget := 0    // the bound on a later run's instance escape input (0: none)
 	for {
 		if ctx.Err() != nil {
 			return stopped()
@@ -191,13 +192,16 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		if ctx.Err() != nil {
 			return stopped()
 		}
-		rr, err := funnel.FindAfter(r, checked, flow)
+		rr, err := funnel.FindAfter(r, checked, flow, instanceBudget)
 		if err != nil {
 			return nil, err
 		}
 		r.Release() // kept through the next run, or the report
 		if checked == nil {
 			first = rr.Stats
+			if g := maxGrowth(opts); g > 0 {
+				instanceBudget = g * max(rr.InstanceWork, 1)
+			}
 		}
 		res.PointsTo, res.Races, res.Sigma = r, rr, sigma
 		res.Iterations = append(res.Iterations, Iteration{
@@ -244,17 +248,25 @@ func bound(first *apd.Decimal, opts Options) *apd.Decimal {
 	if opts.MaxContexts > 0 {
 		out = apd.New(opts.MaxContexts, 0)
 	}
-	growth := opts.MaxGrowth
-	if growth == 0 {
-		growth = DefaultMaxGrowth
-	}
-	if growth > 0 {
+	if growth := maxGrowth(opts); growth > 0 {
 		var g apd.Decimal
 		if _, err := exact.Mul(&g, first, apd.New(int64(growth), 0)); err == nil && (out == nil || g.Cmp(out) < 0) {
 			out = &g
 		}
 	}
 	return out
+}
+
+// maxGrowth returns the factor by which a later run may pass the first
+// (0: none).
+func maxGrowth(opts Options) int {
+	switch {
+	case opts.MaxGrowth == 0:
+		return DefaultMaxGrowth
+	case opts.MaxGrowth < 0:
+		return 0
+	}
+	return opts.MaxGrowth
 }
 
 // refine returns the Sigma for the next run, or nil if nothing changes.

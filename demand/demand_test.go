@@ -324,7 +324,7 @@ func TestShortcuts(t *testing.T) {
 			t.Fatal(err)
 		}
 		if checked != nil {
-			part, err := funnel.FindAfter(r, checked, flow)
+			part, err := funnel.FindAfter(r, checked, flow, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -87,6 +87,11 @@
 // root a site that most of net/http reaches gives each of those functions
 // a context per test), and the sites undone are reported (Capped). A
 // capped raise only leaves objects merged: the run is as sound as any.
+// The same factor bounds a later run's instance escape stage, whose
+// Datalog grows with the contexts each racing goroutine reaches (a root
+// split multiplies them: promhttp's second run passed 8 GB there): past
+// MaxGrowth times the first run's input (races.Result.InstanceWork) the
+// stage does not run, which only keeps pairs it would remove.
 //
 // Options.Context stops the loop (a time or memory budget, an interrupt):
 // at the start of a run, or between its points-to and its funnel, Run
