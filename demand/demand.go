@@ -1,11 +1,13 @@
 package demand
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/chordgo/chordgo/mhp"
@@ -24,6 +26,9 @@ type Options struct {
 	// MaxContexts bounds the estimated number of abstract objects and
 	// contexts (the set A of the thesis, section 4.4); 0 means no bound.
 	MaxContexts int64
+	// MaxGrowth bounds each run's estimate at MaxGrowth times the first
+	// run's (0: DefaultMaxGrowth; negative: no bound).
+	MaxGrowth int
 	// Funnel options, passed to every run.
 	Races races.Options
 	// Context, when it ends, stops the loop at the next run's start or
@@ -46,6 +51,15 @@ type Options struct {
 // ring) Sigma changes at every run for as many runs as there are go
 // sites, while no race falls away.
 const DefaultPatience = 2
+
+// DefaultMaxGrowth keeps each run within twice the first run's estimate:
+// the first run, at k = 1 with no site split by root, is the analysis the
+// caller's budget must afford anyway, and issue 5 asks the whole loop to
+// stay within a small multiple of it. Without it one raise can multiply a
+// program's contexts: splitting by root a site that most of net/http
+// reaches gives each of its functions a context per test (promhttp's tests,
+// demand/BENCHMARKS.md).
+const DefaultMaxGrowth = 2
 
 // Iteration records one run of the analysis.
 type Iteration struct {
@@ -146,7 +160,7 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	// contexts that repeat no site, so no k passes the number of sites
 	// plus one, and there are at most 1 + the number of sites + the sum
 	// over sites of (final k - default k) runs: polynomial in the sites.
-	// Each run's size is bounded by MaxContexts (through the estimate),
+	// Each run's size is bounded by MaxContexts and MaxGrowth (through the estimate),
 	// not by a polynomial: on a ring of n goroutines that start one
 	// another, k rises by one go site per run, about n runs, unless
 	// patience runs out first (TestChainWork): then at most Patience+1
@@ -155,7 +169,9 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	if patience == 0 {
 		patience = DefaultPatience
 	}
-	idle := 0 // runs in a row that removed no race pair
+	idle := 0              // runs in a row that removed no race pair
+	var limit *apd.Decimal // the bound on the estimate of a run after the first (nil: none)
+	instanceBudget := 0    // the bound on a later run's instance escape input (0: none)
 	for {
 		if ctx.Err() != nil {
 			return stopped()
@@ -176,13 +192,16 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		if ctx.Err() != nil {
 			return stopped()
 		}
-		rr, err := funnel.FindAfter(r, checked, flow)
+		rr, err := funnel.FindAfter(r, checked, flow, instanceBudget)
 		if err != nil {
 			return nil, err
 		}
 		r.Release() // kept through the next run, or the report
 		if checked == nil {
 			first = rr.Stats
+			if g := maxGrowth(opts); g > 0 {
+				instanceBudget = g * max(rr.InstanceWork, 1)
+			}
 		}
 		res.PointsTo, res.Races, res.Sigma = r, rr, sigma
 		res.Iterations = append(res.Iterations, Iteration{
@@ -207,8 +226,11 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 			break
 		}
 		next := refine(r, rr, sigma, seen)
-		if next != nil && opts.MaxContexts > 0 {
-			next = est.cap(sigma, next, opts.MaxContexts, &res.Capped)
+		if limit == nil {
+			limit = bound(estimate, opts)
+		}
+		if next != nil && limit != nil {
+			next = est.cap(sigma, next, limit, &res.Capped)
 		}
 		if next == nil || sameAnalysis(r, next) {
 			break
@@ -217,6 +239,34 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		sigma = next
 	}
 	return completed(), nil
+}
+
+// bound returns the bound on a run's estimate: MaxContexts, and MaxGrowth
+// times the first run's estimate; nil if neither bounds it.
+func bound(first *apd.Decimal, opts Options) *apd.Decimal {
+	var out *apd.Decimal
+	if opts.MaxContexts > 0 {
+		out = apd.New(opts.MaxContexts, 0)
+	}
+	if growth := maxGrowth(opts); growth > 0 {
+		var g apd.Decimal
+		if _, err := exact.Mul(&g, first, apd.New(int64(growth), 0)); err == nil && (out == nil || g.Cmp(out) < 0) {
+			out = &g
+		}
+	}
+	return out
+}
+
+// maxGrowth returns the factor by which a later run may pass the first
+// (0: none).
+func maxGrowth(opts Options) int {
+	switch {
+	case opts.MaxGrowth == 0:
+		return DefaultMaxGrowth
+	case opts.MaxGrowth < 0:
+		return 0
+	}
+	return opts.MaxGrowth
 }
 
 // refine returns the Sigma for the next run, or nil if nothing changes.
@@ -625,11 +675,18 @@ func sitesByK(f *pointsto.Facts, sigma *pointsto.Sigma) map[int]int {
 // context-insensitive call graph: a function reached through n call sites
 // has at most n contexts of length 1, and so on; an object of site h has
 // at most as many heap contexts of length k(h)-1 as its function has
-// contexts of that length. The counts grow exponentially with k, so they
-// are exact decimals (apd), not int64.
+// contexts of that length, and a call that runs its callee in a context
+// beginning with the call site (pointsto.Analyzer.ContextCalls) makes at
+// most as many contexts as its caller has of length k(i)-1. Each count is
+// times the tests that reach it where it keeps a root base: an object of a
+// site split by root, a callee that may reach the allocation of such a
+// site (pointsto's enumerator, carry). The counts grow exponentially with
+// k, so they are exact decimals (apd), not int64.
 type estimator struct {
 	f       *pointsto.Facts
-	callers [][]uint32 // by M: the functions calling it, once per call site
+	callers [][]uint32          // by M: the functions calling it, once per call site
+	calls   map[uint32][]uint32 // by I: the callees it runs in contexts beginning with it
+	callsTo [][]uint32          // by M: the call sites that run it in contexts beginning with them
 	memo    map[[2]uint32]*apd.Decimal
 	tests   map[uint32]bool         // the entries that run in root contexts of their own
 	roots   map[uint32]*apd.Decimal // by M: the tests that reach it, at least 1
@@ -643,10 +700,27 @@ func (e *estimator) add(sum, x *apd.Decimal) {
 	}
 }
 
+// sub sets sum to sum-x, exactly.
+func (e *estimator) sub(sum, x *apd.Decimal) {
+	if _, err := exact.Sub(sum, sum, x); err != nil && e.err == nil {
+		e.err = err
+	}
+}
+
+// mul returns x*y, exactly.
+func (e *estimator) mul(x, y *apd.Decimal) *apd.Decimal {
+	var out apd.Decimal
+	if _, err := exact.Mul(&out, x, y); err != nil && e.err == nil {
+		e.err = err
+	}
+	return &out
+}
+
 func newEstimator(a *pointsto.Analyzer) *estimator {
 	f := a.Facts
-	e := &estimator{f: f, callers: make([][]uint32, f.Size(pointsto.DomM)), memo: map[[2]uint32]*apd.Decimal{},
-		tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}}
+	nM := f.Size(pointsto.DomM)
+	e := &estimator{f: f, callers: make([][]uint32, nM), calls: a.ContextCalls(), callsTo: make([][]uint32, nM),
+		memo: map[[2]uint32]*apd.Decimal{}, tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}}
 	for _, m := range f.TestEntries() {
 		e.tests[m] = true
 	}
@@ -654,6 +728,14 @@ func newEstimator(a *pointsto.Analyzer) *estimator {
 		for _, m := range callees {
 			e.callers[m] = append(e.callers[m], f.Caller(i))
 		}
+	}
+	for i, callees := range e.calls {
+		for _, m := range callees {
+			e.callsTo[m] = append(e.callsTo[m], i)
+		}
+	}
+	for _, is := range e.callsTo {
+		slices.Sort(is)
 	}
 	return e
 }
@@ -690,20 +772,10 @@ func (e *estimator) rootsOf(m uint32) *apd.Decimal {
 	if d, ok := e.roots[m]; ok {
 		return d
 	}
-	visited := map[uint32]bool{m: true}
-	work := []uint32{m}
 	n := int64(0)
-	for len(work) > 0 {
-		m2 := work[len(work)-1]
-		work = work[:len(work)-1]
+	for _, m2 := range e.reaching([]uint32{m}, nil) {
 		if e.tests[m2] {
 			n++
-		}
-		for _, caller := range e.callers[m2] {
-			if !visited[caller] {
-				visited[caller] = true
-				work = append(work, caller)
-			}
 		}
 	}
 	d := apd.New(max(n, 1), 0)
@@ -711,68 +783,201 @@ func (e *estimator) rootsOf(m uint32) *apd.Decimal {
 	return d
 }
 
-// size estimates |A| under sigma: the objects of every allocation site.
+// reaching returns the functions that may reach one of fns in the
+// context-insensitive call graph (fns included), but for those skip holds
+// (nil: none) and those reached only through them. Termination: a function
+// is queued once, when it is first marked.
+func (e *estimator) reaching(fns []uint32, skip []bool) []uint32 {
+	marked := map[uint32]bool{}
+	var out []uint32
+	for _, m := range fns {
+		if !marked[m] && (skip == nil || !skip[m]) {
+			marked[m] = true
+			out = append(out, m)
+		}
+	}
+	for next := 0; next < len(out); next++ {
+		for _, caller := range e.callers[out[next]] {
+			if !marked[caller] && (skip == nil || !skip[caller]) {
+				marked[caller] = true
+				out = append(out, caller)
+			}
+		}
+	}
+	return out
+}
+
+// carrying returns, by M, whether m's contexts keep their root base under
+// sigma: m may reach an allocation of a site split by root.
+func (e *estimator) carrying(sigma *pointsto.Sigma) []bool {
+	var fns []uint32
+	for h := range sigma.Roots {
+		if m := e.f.Site(h).Func; m != pointsto.NoID {
+			fns = append(fns, m)
+		}
+	}
+	out := make([]bool, len(e.callers))
+	for _, m := range e.reaching(fns, nil) {
+		out[m] = true
+	}
+	return out
+}
+
+// objects bounds the objects of root site h with k, split by root or not.
+func (e *estimator) objects(h uint32, k int, split bool) *apd.Decimal {
+	m := e.f.Site(h).Func
+	if m == pointsto.NoID {
+		return apd.New(1, 0)
+	}
+	n := e.contexts(m, k-1)
+	if split {
+		n = e.mul(n, e.rootsOf(m))
+	}
+	return n
+}
+
+// callContexts bounds the contexts the call at i with k makes for a
+// callee that keeps its root base (carry) or not.
+func (e *estimator) callContexts(i uint32, k int, carry bool) *apd.Decimal {
+	if k <= 0 {
+		return apd.New(0, 0) // the callee runs in its caller's context
+	}
+	caller := e.f.Caller(i)
+	n := e.contexts(caller, k-1)
+	if carry {
+		n = e.mul(n, e.rootsOf(caller))
+	}
+	return n
+}
+
+// size estimates |A| under sigma: the objects of every allocation site and
+// the contexts of every call that makes them.
 func (e *estimator) size(sigma *pointsto.Sigma) *apd.Decimal {
 	total := apd.New(0, 0)
 	for h := range e.f.Size(pointsto.DomH) {
-		s := e.f.Site(uint32(h))
-		if s.Kind == pointsto.SiteSub {
-			continue
+		if e.f.Site(uint32(h)).Kind != pointsto.SiteSub {
+			e.add(total, e.objects(uint32(h), sigma.SiteK(uint32(h)), sigma.Roots[uint32(h)]))
 		}
-		n := apd.New(1, 0)
-		if s.Func != pointsto.NoID {
-			n = e.contexts(s.Func, sigma.SiteK(uint32(h))-1)
-			if sigma.Roots[uint32(h)] {
-				var split apd.Decimal
-				if _, err := exact.Mul(&split, n, e.rootsOf(s.Func)); err != nil && e.err == nil {
-					e.err = err
-				}
-				n = &split
-			}
+	}
+	carry := e.carrying(sigma)
+	for m, calls := range e.callsTo {
+		for _, i := range calls {
+			e.add(total, e.callContexts(i, sigma.CallK(i), carry[m]))
 		}
-		e.add(total, n)
 	}
 	return total
 }
 
-// cap undoes the raises of next (k, and the split by root) that would take
-// the estimate past max, site by site, and records them in capped; nil if
-// nothing is left.
-func (e *estimator) cap(sigma, next *pointsto.Sigma, max int64, capped *[]uint32) *pointsto.Sigma {
-	limit := apd.New(max, 0)
-	var raised []uint32
-	for h, k := range next.Sites {
-		if k != sigma.SiteK(h) {
-			raised = append(raised, h)
+// raise is one change of next over sigma that cap may undo: an allocation
+// site's k and its split by root, or a call site's k.
+type raise struct {
+	call bool
+	id   uint32
+	cost *apd.Decimal // what it alone adds to the estimate
+}
+
+// raises returns next's changes over sigma, costliest first (ties by
+// kind, then id: deterministic). A site's cost is its objects' growth and,
+// if newly split by root, the root bases of the contexts of the calls it
+// makes carry them alone; a call site's, its contexts' growth.
+func (e *estimator) raises(sigma, next *pointsto.Sigma) []raise {
+	carry := e.carrying(sigma)
+	carried := map[uint32]*apd.Decimal{} // by M: what splitting a site of m adds to the call contexts
+	var out []raise
+	for h := range e.f.Size(pointsto.DomH) {
+		h := uint32(h)
+		k0, k1, split := sigma.SiteK(h), next.SiteK(h), next.Roots[h] && !sigma.Roots[h]
+		if k0 == k1 && !split {
+			continue
+		}
+		cost := apd.New(0, 0)
+		e.add(cost, e.objects(h, k1, next.Roots[h]))
+		e.sub(cost, e.objects(h, k0, sigma.Roots[h]))
+		if m := e.f.Site(h).Func; split && m != pointsto.NoID {
+			if _, ok := carried[m]; !ok {
+				d := apd.New(0, 0)
+				for _, m2 := range e.reaching([]uint32{m}, carry) {
+					for _, i := range e.callsTo[m2] {
+						e.add(d, e.callContexts(i, sigma.CallK(i), true))
+						e.sub(d, e.callContexts(i, sigma.CallK(i), false))
+					}
+				}
+				carried[m] = d
+			}
+			e.add(cost, carried[m])
+		}
+		out = append(out, raise{id: h, cost: cost})
+	}
+	for i, k1 := range next.Calls {
+		if k0 := sigma.CallK(i); k1 != k0 {
+			cost := apd.New(0, 0)
+			for _, m := range e.calls[i] {
+				e.add(cost, e.callContexts(i, k1, carry[m]))
+				e.sub(cost, e.callContexts(i, k0, carry[m]))
+			}
+			out = append(out, raise{call: true, id: i, cost: cost})
 		}
 	}
-	for h := range next.Roots {
-		if !sigma.Roots[h] {
-			raised = append(raised, h)
+	slices.SortFunc(out, func(a, b raise) int {
+		if c := b.cost.Cmp(a.cost); c != 0 {
+			return c
+		}
+		if a.call != b.call {
+			if a.call {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	return out
+}
+
+// cap undoes the fewest of next's raises over sigma, costliest first, that
+// keep the estimate within limit, and records the allocation sites undone
+// in capped; nil if no raise is left. The estimate only grows with k and
+// with the sites split by root, so undoing a longer prefix of the raises
+// never raises it, and the shortest prefix that fits is found by binary
+// search.
+func (e *estimator) cap(sigma, next *pointsto.Sigma, limit *apd.Decimal, capped *[]uint32) *pointsto.Sigma {
+	if e.size(next).Cmp(limit) <= 0 {
+		return next
+	}
+	raised := e.raises(sigma, next)
+	without := func(n int) *pointsto.Sigma {
+		out := next.Clone()
+		for _, r := range raised[:n] {
+			if r.call {
+				restore(out.Calls, sigma.Calls, r.id)
+				continue
+			}
+			restore(out.Sites, sigma.Sites, r.id)
+			if !sigma.Roots[r.id] {
+				delete(out.Roots, r.id)
+			}
+		}
+		return out
+	}
+	// Termination: sort.Search evaluates the estimate O(log n) times.
+	n := min(sort.Search(len(raised), func(n int) bool { return e.size(without(n)).Cmp(limit) <= 0 }), len(raised))
+	for _, r := range raised[:n] {
+		if !r.call {
+			*capped = append(*capped, r.id)
 		}
 	}
-	slices.Sort(raised)
-	raised = slices.Compact(raised)
-	// Termination: one pass over the raised sites, each estimate linear in
-	// the sites once contexts' memo is filled.
-	for _, h := range raised {
-		if e.size(next).Cmp(limit) <= 0 {
-			break
-		}
-		if k, ok := sigma.Sites[h]; ok {
-			next.Sites[h] = k
-		} else {
-			delete(next.Sites, h)
-		}
-		if !sigma.Roots[h] {
-			delete(next.Roots, h)
-		}
-		*capped = append(*capped, h)
-	}
-	if e.size(next).Cmp(limit) > 0 {
+	if n == len(raised) {
 		return nil
 	}
-	return next
+	return without(n)
+}
+
+// restore sets m's k for id back to old's (absent: the default).
+func restore(m, old map[uint32]int, id uint32) {
+	if k, ok := old[id]; ok {
+		m[id] = k
+	} else {
+		delete(m, id)
+	}
 }
 
 // Analyze loads the packages of cfg, extracts their facts and runs the

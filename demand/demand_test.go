@@ -324,7 +324,7 @@ func TestShortcuts(t *testing.T) {
 			t.Fatal(err)
 		}
 		if checked != nil {
-			part, err := funnel.FindAfter(r, checked, flow)
+			part, err := funnel.FindAfter(r, checked, flow, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -476,9 +476,19 @@ func TestMaxContexts(t *testing.T) {
 			if len(res.Capped) == 0 {
 				t.Errorf("with the bound at the k = 1 estimate %d no site is capped", limit)
 			}
+			// A capped site stays at k = 1, unsplit, unless a raise that
+			// adds nothing to the estimate (a function with one
+			// context) took it further: then one more raise, with its
+			// split by root, passes the bound.
+			est := newEstimator(a)
 			for _, h := range res.Capped {
-				if res.Sigma.SiteK(h) != 1 || res.Sigma.Roots[h] {
-					t.Errorf("capped site %d has k = %d, split by root %v", h, res.Sigma.SiteK(h), res.Sigma.Roots[h])
+				if res.Sigma.SiteK(h) == 1 && !res.Sigma.Roots[h] {
+					continue
+				}
+				more := res.Sigma.Clone()
+				more.Sites[h], more.Roots[h] = res.Sigma.SiteK(h)+1, true
+				if est.size(more).Cmp(start) <= 0 {
+					t.Errorf("capped site %d has k = %d, split by root %v, and raising it stays within the bound %d", h, res.Sigma.SiteK(h), res.Sigma.Roots[h], limit)
 				}
 			}
 			for _, it := range res.Iterations {
@@ -626,5 +636,32 @@ func TestEach(t *testing.T) {
 				t.Errorf("races %v, want %v", positions, tc.races)
 			}
 		})
+	}
+}
+
+// TestBound: a run's estimate is bounded by MaxContexts and by MaxGrowth
+// times the first run's, whichever is lower; DefaultMaxGrowth when
+// MaxGrowth is 0, none when it is negative.
+func TestBound(t *testing.T) {
+	first := apd.New(1000, 0)
+	tests := []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, "2000"},
+		{Options{MaxGrowth: 3}, "3000"},
+		{Options{MaxGrowth: -1}, ""},
+		{Options{MaxGrowth: -1, MaxContexts: 1500}, "1500"},
+		{Options{MaxContexts: 1500}, "1500"},
+		{Options{MaxContexts: 2500}, "2000"},
+	}
+	for _, tt := range tests {
+		got := ""
+		if b := bound(first, tt.opts); b != nil {
+			got = b.Text('f')
+		}
+		if got != tt.want {
+			t.Errorf("bound(1000, MaxContexts %d, MaxGrowth %d) = %q, want %q", tt.opts.MaxContexts, tt.opts.MaxGrowth, got, tt.want)
+		}
 	}
 }

@@ -73,12 +73,25 @@
 //
 // Before each run, an estimate of |A| bounds the cost: a function has at
 // most as many contexts of length n as the sum over its call sites of
-// their callers' contexts of length n-1, and an allocation site with k has
-// as many objects as its function has contexts of length k-1, times the
-// tests that reach its function if it is split by root. The counts
+// their callers' contexts of length n-1; an allocation site with k has
+// as many objects as its function has contexts of length k-1, and a call
+// that runs its callee in a context of its own (a plain call) as many
+// contexts as its caller has of length k-1, each times the tests that
+// reach it where it keeps a root base (a site split by root, a callee
+// that may reach the allocation of one). The counts
 // grow exponentially, so they are exact decimals
-// (github.com/cockroachdb/apd). Raises that take the estimate past
-// Options.MaxContexts are undone, site by site, and reported (Capped).
+// (github.com/cockroachdb/apd). A run's estimate may pass neither
+// Options.MaxContexts nor Options.MaxGrowth times the first run's
+// (DefaultMaxGrowth, 2): the raises that would take it past are undone,
+// the costliest first (what each alone adds to the estimate: splitting by
+// root a site that most of net/http reaches gives each of those functions
+// a context per test), and the sites undone are reported (Capped). A
+// capped raise only leaves objects merged: the run is as sound as any.
+// The same factor bounds a later run's instance escape stage, whose
+// Datalog grows with the contexts each racing goroutine reaches (a root
+// split multiplies them: promhttp's second run passed 8 GB there): past
+// MaxGrowth times the first run's input (races.Result.InstanceWork) the
+// stage does not run, which only keeps pairs it would remove.
 //
 // Options.Context stops the loop (a time or memory budget, an interrupt):
 // at the start of a run, or between its points-to and its funnel, Run

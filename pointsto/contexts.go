@@ -356,8 +356,7 @@ func (e *enumerator) expand(w reachedFn) {
 	}
 	for _, i := range ix.callsIn[w.m] {
 		for _, m2 := range e.ci.callees[i] {
-			static, ok := ix.static[i]
-			plain := ok && static == m2 && !ix.selfCtx[m2]
+			plain := ix.plain(i, m2)
 			if !plain && !(ix.funcValue[m2] && ix.dynamic[i]) {
 				continue // runs in the context of a receiver or closure object, which exists
 			}
@@ -464,6 +463,22 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		ix.allocSites[m] = slices.Compact(ix.allocSites[m])
 	}
 	return ix
+}
+
+// plain reports whether the call at i of m2 is a plain call: static, of a
+// function that does not run in its receiver's context.
+func (ix *ctxIndex) plain(i, m2 uint32) bool {
+	static, ok := ix.static[i]
+	return ok && static == m2 && !ix.selfCtx[m2]
+}
+
+// makesContext reports whether the enumerator runs m2, called at i, in a
+// context that begins with i (expand): a plain call, or a call of a
+// function through a function value, except the callbacks the runtime runs
+// in their registrar's context and the package initializers, which run in
+// the empty one.
+func (ix *ctxIndex) makesContext(i, m2 uint32) bool {
+	return (ix.plain(i, m2) || ix.funcValue[m2] && ix.dynamic[i]) && !ix.callback[i] && !ix.init[m2]
 }
 
 // isInit reports whether fn is a package initializer or one of a package's

@@ -81,3 +81,23 @@ func (a *Analyzer) CallGraph() map[uint32][]uint32 {
 	}
 	return cg
 }
+
+// ContextCalls returns, for each call site of the context-insensitive
+// pass's call graph, the functions it may call that run in a context
+// beginning with the call site (a plain call, or a function called through
+// a function value), sorted; the others run in their receiver's or
+// closure's context, the caller's, or the empty one. Under Sigma each such
+// call makes contexts of its callee (kobj.dl's callCtx): the demand loop
+// counts them in its estimate.
+func (a *Analyzer) ContextCalls() map[uint32][]uint32 {
+	ix := newCtxIndex(a.Facts, a.ci)
+	out := map[uint32][]uint32{}
+	for i, callees := range a.ci.callees {
+		for _, m := range callees {
+			if ix.makesContext(uint32(i), m) {
+				out[uint32(i)] = append(out[uint32(i)], m)
+			}
+		}
+	}
+	return out
+}

@@ -47,6 +47,24 @@ func instanceEscape(r *pointsto.Result, gs *mhp.Goroutines, pairs []pair) ([]pai
 	}), nil
 }
 
+// instanceWork returns the size of instanceEscape's input for pairs: the
+// threadReach tuples of the goroutines of their sides.
+func instanceWork(gs *mhp.Goroutines, pairs []pair) int {
+	cand := map[uint32]bool{}
+	for _, p := range pairs {
+		for _, g := range slices.Concat(p.g[0], p.g[1]) {
+			cand[g] = true
+		}
+	}
+	n := 0
+	for t := range gs.Tuples("threadReach") {
+		if cand[t[0]] {
+			n++
+		}
+	}
+	return n
+}
+
 // union returns the goroutines in either sorted list, sorted.
 func union(a, b []uint32) []uint32 {
 	return slices.Compact(slices.Sorted(slices.Values(slices.Concat(a, b))))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chordgo/chordgo/demand"
 	"github.com/chordgo/chordgo/mhp"
+	"github.com/chordgo/chordgo/pointsto"
 	"github.com/chordgo/chordgo/races"
 )
 
@@ -85,5 +86,58 @@ func TestInstanceEscape(t *testing.T) {
 			t.Errorf("%s: %d goroutine pairs %s with instance escape off, %d with it on; want some off, and none on: %v",
 				tc.program, off, what, on, tc.applies)
 		}
+	}
+}
+
+// TestInstanceBudget: past FindAfter's budget instance escape does not run,
+// and the run keeps every race it would have removed (here the workers'
+// own objects of instance_pool_own_objects); within the budget the result
+// is the whole funnel's.
+func TestInstanceBudget(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := analyzer(root, "./testdata/races/instance_pool_own_objects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.Run(pointsto.NewSigma())
+	if err != nil {
+		t.Fatal(err)
+	}
+	funnel := races.NewFinder(a.Facts, races.Options{})
+	whole, err := funnel.FindAfter(r, nil, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.InstanceWork == 0 || whole.InstanceSkipped {
+		t.Fatalf("without a budget: instance work %d, skipped %v", whole.InstanceWork, whole.InstanceSkipped)
+	}
+	within, err := funnel.FindAfter(r, nil, nil, whole.InstanceWork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if within.InstanceSkipped || len(within.Races) != len(whole.Races) {
+		t.Errorf("within the budget: skipped %v, %d races, want %d", within.InstanceSkipped, len(within.Races), len(whole.Races))
+	}
+	past, err := funnel.FindAfter(r, nil, nil, whole.InstanceWork-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !past.InstanceSkipped {
+		t.Fatal("past the budget instance escape ran")
+	}
+	kept := map[[2]uint32]bool{}
+	for _, race := range past.Races {
+		kept[[2]uint32{race.Accesses[0].E, race.Accesses[1].E}] = true
+	}
+	for _, race := range whole.Races {
+		if !kept[[2]uint32{race.Accesses[0].E, race.Accesses[1].E}] {
+			t.Errorf("race %v reported with instance escape, not without", race.Accesses)
+		}
+	}
+	if len(past.Races) <= len(whole.Races) {
+		t.Errorf("without instance escape %d races, with it %d: the rule removed nothing here", len(past.Races), len(whole.Races))
 	}
 }

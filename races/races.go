@@ -69,6 +69,13 @@ type Result struct {
 	Order      *mhp.Order
 	Locks      *condmustnot.Locksets
 	byG        *condmustnot.GoroutineLocksets
+	// InstanceWork is the size of instance escape's input: the (context,
+	// function) pairs each goroutine of the pairs it checks reaches
+	// (threadReach), summed over those goroutines; instance.dl joins each
+	// with the points-to of that context. InstanceSkipped says the stage
+	// did not run, InstanceWork having passed FindAfter's budget.
+	InstanceWork    int
+	InstanceSkipped bool
 }
 
 // Held returns the locks that must be held at access e where goroutine g
@@ -132,14 +139,21 @@ func (fd *Finder) classified() *accessInfo {
 // funnel returns them (same locations and goroutines), and Stats count
 // the pairs of their accesses only.
 func (fd *Finder) Find(r *pointsto.Result, among map[[2]uint32]bool) (*Result, error) {
-	return fd.FindAfter(r, among, nil)
+	return fd.FindAfter(r, among, nil, 0)
 }
 
 // FindAfter is Find for a later run of a program whose earlier run's
 // order of events had the Flow flow (Result.Order.Flow): where this run's
 // events and call graph are the same, the order takes that run's dataflow
-// (mhp.NewOrder), and the result is Find's.
-func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *mhp.Flow) (*Result, error) {
+// (mhp.NewOrder), and the result is Find's. A positive instanceBudget
+// bounds the instance escape stage's input (Result.InstanceWork): past it,
+// the stage does not run. That is sound, as every stage is: a stage only
+// removes pairs, so without it the run reports every pair the whole funnel
+// would and perhaps more; the demand loop gives a later run the budget
+// its first run's stage used, times its growth bound, as the points-to's
+// contexts are (a root split multiplies the contexts each goroutine
+// reaches, and instance.dl's per-goroutine relations with them).
+func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *mhp.Flow, instanceBudget int) (*Result, error) {
 	f, opts := r.Facts, fd.opts
 	if f.Whole() != fd.f.Whole() {
 		return nil, fmt.Errorf("races: the points-to result is of other facts than the Finder's")
@@ -219,8 +233,12 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 		}
 		pairs = slices.DeleteFunc(pairs, func(p pair) bool { return !e.esc.Test(uint(p.o)) })
 		if !opts.NoInstance {
-			if pairs, err = instanceEscape(r, gs, pairs); err != nil {
-				return nil, err
+			res.InstanceWork = instanceWork(gs, pairs)
+			res.InstanceSkipped = instanceBudget > 0 && res.InstanceWork > instanceBudget
+			if !res.InstanceSkipped {
+				if pairs, err = instanceEscape(r, gs, pairs); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}

@@ -154,7 +154,7 @@ type Demand struct {
 	Estimates  []string       `json:"estimates"`
 	RacePairs  []int          `json:"racePairs"`
 	Seconds    []float64      `json:"seconds,omitempty"`
-	Capped     []string       `json:"capped,omitempty"` // sites whose k stayed below what the loop asked, for -max-contexts
+	Capped     []string       `json:"capped,omitempty"` // sites whose k stayed below what the loop asked, for -max-contexts or demand.MaxGrowth
 }
 
 // DemandStats describes the demand loop's iterations.

@@ -281,7 +281,7 @@ func (rep *Report) WriteStats(w io.Writer) error {
 			return err
 		}
 		for _, c := range d.Capped {
-			if _, err := fmt.Fprintf(w, "k not raised (-max-contexts): %s\n", c); err != nil {
+			if _, err := fmt.Fprintf(w, "k not raised (-max-contexts, or twice the first run's estimate): %s\n", c); err != nil {
 				return err
 			}
 		}
