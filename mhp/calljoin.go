@@ -158,7 +158,7 @@ func (o *Order) newActJoin(site ssa.Instruction) *activationJoin {
 				continue // close, say: recover recovers only when a deferred function calls it
 			}
 			callees := o.callees(i)
-			if len(callees) == 0 || slices.ContainsFunc(callees, func(d uint32) bool { return callsRecover(o.f.Func(d)) }) {
+			if len(callees) == 0 || slices.ContainsFunc(callees, func(d uint32) bool { fn := o.f.Func(d); return fn == nil || callsRecover(fn) }) {
 				return nil // a panic may be recovered from, past S
 			}
 			deferred = append(deferred, callees...)
@@ -352,9 +352,6 @@ func (o *Order) callerFuncs(m uint32) []uint32 {
 
 // callsRecover reports whether fn calls the builtin recover.
 func callsRecover(fn *ssa.Function) bool {
-	if fn == nil {
-		return true
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {

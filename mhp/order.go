@@ -1307,18 +1307,8 @@ func (o *Order) recovers(m uint32) bool {
 			continue
 		}
 		for _, callee := range o.callees(i) {
-			fn := o.f.Func(callee)
-			if fn == nil {
-				continue
-			}
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					if call, ok := instr.(*ssa.Call); ok {
-						if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "recover" {
-							return true
-						}
-					}
-				}
+			if fn := o.f.Func(callee); fn != nil && callsRecover(fn) {
+				return true
 			}
 		}
 	}
