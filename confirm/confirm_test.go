@@ -215,3 +215,33 @@ func TestParsePosition(t *testing.T) {
 		}
 	}
 }
+
+// TestMissOrder: a race the detector prints with its accesses in either
+// order (the later one first) is one miss, its sides in one order, a side
+// without a frame last.
+func TestMissOrder(t *testing.T) {
+	access := func(file string, line int) DynamicAccess {
+		return DynamicAccess{Op: "write", Stack: []Frame{{Func: "p.f", File: file, Line: line}}}
+	}
+	inScope := func(file string) bool { return file != "" }
+	for _, tc := range []struct {
+		name  string
+		races [][2]DynamicAccess
+		want  [2]string
+	}{
+		{name: "caller first", races: [][2]DynamicAccess{{access("/m/a.go", 18), access("/m/a.go", 15)}, {access("/m/a.go", 15), access("/m/a.go", 18)}},
+			want: [2]string{"/m/a.go:15", "/m/a.go:18"}},
+		{name: "no frame", races: [][2]DynamicAccess{{access("/m/a.go", 9), {Op: "read"}}, {{Op: "read"}, access("/m/a.go", 9)}},
+			want: [2]string{"/m/a.go:9", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &confirmer{opts: Options{Scope: inScope}, res: &Result{}, misses: map[string]bool{}}
+			for _, d := range tc.races {
+				c.match(DynamicRace{Accesses: d}, Witness{})
+			}
+			if len(c.res.Misses) != 1 || c.res.Misses[0].Accesses != tc.want {
+				t.Fatalf("misses %+v, want one at %q", c.res.Misses, tc.want)
+			}
+		})
+	}
+}

@@ -595,7 +595,16 @@ func (c *confirmer) match(d DynamicRace, w Witness) {
 			inScope = inScope || c.opts.Scope(f.File)
 		}
 	}
-	key := strings.Join(slices.Sorted(slices.Values(sides[:])), "\x00")
+	// The race detector prints the later access first, and which one
+	// that is varies between runs: a miss names its sides in one order,
+	// a side without a frame last.
+	slices.SortFunc(sides[:], func(a, b string) int {
+		if (a == "") != (b == "") {
+			return strings.Compare(b, a)
+		}
+		return strings.Compare(a, b)
+	})
+	key := strings.Join(sides[:], "\x00")
 	if inScope && !c.misses[key] {
 		c.misses[key] = true
 		c.res.Misses = append(c.res.Misses, Miss{Accesses: sides, Witness: w})
