@@ -74,7 +74,7 @@ func (hs *Handovers) markBefore(out map[ssa.Instruction]bool, v ssa.Value, alloc
 	if len(accesses) == 0 {
 		return
 	}
-	handed := handedSince(alloc, handovers)
+	handed := hs.handedSince(alloc, handovers)
 	for _, acc := range accesses {
 		if !afterRecover(acc) && !handed.before(acc) {
 			out[acc] = true
@@ -87,10 +87,32 @@ func (hs *Handovers) markBefore(out map[ssa.Instruction]bool, v ssa.Value, alloc
 // they point to (keeps).
 type Handovers struct {
 	kept map[*ssa.Parameter]int8 // 1 keeps, -1 may hand on, 0 being decided
+	// at is the index in its block of each instruction of the long blocks
+	// asked about: an init function's one block holds thousands of
+	// allocations, each with accesses and hand-overs in that block.
+	at map[ssa.Instruction]int
 }
 
 // NewHandovers returns a Handovers that has decided nothing yet.
-func NewHandovers() *Handovers { return &Handovers{kept: map[*ssa.Parameter]int8{}} }
+func NewHandovers() *Handovers {
+	return &Handovers{kept: map[*ssa.Parameter]int8{}, at: map[ssa.Instruction]int{}}
+}
+
+// index returns x's index in its block.
+func (hs *Handovers) index(x ssa.Instruction) int {
+	instrs := x.Block().Instrs
+	if len(instrs) <= 32 {
+		return slices.Index(instrs, x)
+	}
+	k, ok := hs.at[x]
+	if !ok {
+		for j, y := range instrs {
+			hs.at[y] = j
+		}
+		k = hs.at[x]
+	}
+	return k
+}
 
 // keeps reports whether parameter k of fn never hands the object it points
 // to on: every use is an access, or an argument of a plain static call
@@ -229,14 +251,15 @@ func (hs *Handovers) keptBy(call *ssa.Call, inside map[ssa.Value]bool) bool {
 // the allocation, which makes the object later instructions touch), and in
 // the hand-overs' own blocks, what follows the first of them.
 type handedAt struct {
+	hs     *Handovers
 	blocks map[*ssa.BasicBlock]bool
 	first  map[*ssa.BasicBlock]int
 }
 
 // handedSince returns where the hand-overs may have run since allocation
 // alloc (nil: since the function's entry, for a parameter's object).
-func handedSince(alloc ssa.Instruction, handovers []ssa.Instruction) handedAt {
-	h := handedAt{blocks: map[*ssa.BasicBlock]bool{}, first: map[*ssa.BasicBlock]int{}}
+func (hs *Handovers) handedSince(alloc ssa.Instruction, handovers []ssa.Instruction) handedAt {
+	h := handedAt{hs: hs, blocks: map[*ssa.BasicBlock]bool{}, first: map[*ssa.BasicBlock]int{}}
 	var avoid *ssa.BasicBlock
 	if alloc != nil {
 		avoid = alloc.Block()
@@ -244,8 +267,8 @@ func handedSince(alloc ssa.Instruction, handovers []ssa.Instruction) handedAt {
 	var stack []*ssa.BasicBlock
 	for _, x := range handovers {
 		b := x.Block()
-		if k, ok := h.first[b]; !ok || slices.Index(b.Instrs, x) < k {
-			h.first[b] = slices.Index(b.Instrs, x)
+		if k, ok := h.first[b]; !ok || hs.index(x) < k {
+			h.first[b] = hs.index(x)
 		}
 		stack = append(stack, b.Succs...)
 	}
@@ -265,7 +288,7 @@ func handedSince(alloc ssa.Instruction, handovers []ssa.Instruction) handedAt {
 func (h handedAt) before(x ssa.Instruction) bool {
 	b := x.Block()
 	k, ok := h.first[b]
-	return h.blocks[b] || ok && k < slices.Index(b.Instrs, x)
+	return h.blocks[b] || ok && k < h.hs.index(x)
 }
 
 // afterRecover reports whether x may run after its function resumes from a
@@ -354,5 +377,5 @@ func (o *Order) passedFresh(v ssa.Value, call ssa.Instruction) bool {
 		break
 	}
 	_, handovers := o.handovers.objectUses(v)
-	return !afterRecover(call) && !handedSince(alloc, handovers).before(call)
+	return !afterRecover(call) && !o.handovers.handedSince(alloc, handovers).before(call)
 }
