@@ -79,7 +79,7 @@
 //     Such a run removes no race pair, so when the loop has already had
 //     Patience-1 idle runs in a row, it would be the last: it is not run,
 //     and the last Sigma run is the one reported (the race suite's fourth
-//     run, 19% of the loop).
+//     run).
 //
 // Before each run, an estimate of |A| bounds the cost: a function has at
 // most as many contexts of length n as the sum over its call sites of
