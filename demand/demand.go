@@ -107,10 +107,11 @@ var errNoRun = errors.New("demand: stopped before the first run completed")
 // pass) is a's and is reused, and so is the funnel's classification of the
 // accesses.
 //
-// Three shortcuts (doc.go) save runs and work: a run after the first
+// Four shortcuts (doc.go) save runs and work: a run after the first
 // checks only the previous run's races, with the previous run's order
-// dataflow where its inputs are unchanged, and a Sigma whose raises
-// change no context (sameAnalysis) is not run.
+// dataflow where its inputs are unchanged; a Sigma whose raises change no
+// context (sameAnalysis) is not run, nor one that only renames contexts
+// when patience would end the loop after it.
 //
 // When opts.Context ends, Run returns the last completed run's result with
 // Stopped set, or the context's cause if no run completed. Those races are
@@ -232,7 +233,11 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		if next != nil && limit != nil {
 			next = est.cap(sigma, next, limit, &res.Capped)
 		}
-		if next == nil || sameAnalysis(r, next) {
+		// A next run that makes r's contexts again up to a renaming
+		// (pointsto.Analyzer.Renames) would give r's races again: it would
+		// be idle, and if patience would end the loop after it, it need
+		// not run; r's races are the ones it would report.
+		if next == nil || sameAnalysis(r, next) || idle+1 == patience && a.Renames(r, next) {
 			break
 		}
 		checked, flow = racePairs(rr), rr.Order.Flow()

@@ -358,6 +358,92 @@ func TestShortcuts(t *testing.T) {
 	}
 }
 
+// On ctor_chain_racy (an object made three calls down, each function
+// called from one site, raced by a goroutine and main) each raise
+// lengthens the raced object's one context, which only renames contexts
+// (running each next Sigma confirms it): the second run removes no race,
+// and with patience 2 the third would be the last, so the loop stops
+// after two runs, with the races of a loop without patience, which runs
+// until Sigma stops changing. Figure 4.1 (TestFig41) is where an
+// idle run must not end the loop: its third run removes the p1-p2 race.
+func TestRenamedRunSkipped(t *testing.T) {
+	a := analyzer(t, "./testdata/races/ctor_chain_racy")
+	res, err := Run(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Iterations); n != DefaultPatience {
+		t.Errorf("%d runs, want %d", n, DefaultPatience)
+	}
+	all, err := Run(a, Options{Patience: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(all.Iterations); n <= len(res.Iterations) {
+		t.Errorf("without patience, %d runs, want more than %d", n, len(res.Iterations))
+	}
+	if got, want := racePositions(res), racePositions(all); len(got) == 0 || !slices.Equal(got, want) {
+		t.Errorf("races %v, without patience %v", got, want)
+	}
+	funnel := races.NewFinder(a.Facts, races.Options{})
+	sigma, seen := pointsto.NewSigma(), map[string]bool{}
+	for run := 1; run <= DefaultPatience; run++ {
+		r, err := a.Run(sigma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := funnel.Find(r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := refine(r, whole, sigma, seen)
+		if next == nil || sameAnalysis(r, next) {
+			t.Fatalf("run %d: no change of contexts after it", run)
+		}
+		if !a.Renames(r, next) {
+			t.Errorf("run %d: the next Sigma does not rename contexts, says Renames", run)
+		}
+		checkRenamed(t, r, whole, next, a)
+		sigma = next
+	}
+}
+
+// checkRenamed runs next, which Renames says makes r's contexts again up
+// to a renaming, and checks that its relations have r's sizes and that the
+// whole funnel finds r's races: the same access pairs, on as many
+// locations of the same sites, with as many goroutine pairs.
+func checkRenamed(t *testing.T, r *pointsto.Result, whole *races.Result, next *pointsto.Sigma, a *pointsto.Analyzer) {
+	t.Helper()
+	r2, err := a.Run(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"reach", "pt", "hpt", "callEdge", "closureVal", "newObj", "callCtx", "subObj"} {
+		if n1, n2 := r.Len(rel), r2.Len(rel); n1 != n2 {
+			t.Errorf("renamed: %s has %d tuples, then %d", rel, n1, n2)
+		}
+	}
+	whole2, err := races.Find(r2, races.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := func(r *pointsto.Result, rr *races.Result) []string {
+		var out []string
+		for _, race := range rr.Races {
+			sites := make([]uint32, len(race.Locations))
+			for i, o := range race.Locations {
+				sites[i] = r.Contexts.Site(o)
+			}
+			slices.Sort(sites)
+			out = append(out, fmt.Sprint(describe(r.Facts, race), sites, len(race.Pairs)))
+		}
+		return out
+	}
+	if s1, s2 := summary(r, whole), summary(r2, whole2); !slices.Equal(s1, s2) {
+		t.Errorf("renamed: races %v, then %v", s1, s2)
+	}
+}
+
 // checkNoChange raises k for the sites and calls whose contexts are all
 // empty, and for Figure 4.1's hi, whose are not: sameAnalysis must say
 // the first changes nothing, which running it confirms, and not the second.

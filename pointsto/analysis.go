@@ -43,6 +43,7 @@ var traceDatalog io.Writer
 type Analyzer struct {
 	Facts *Facts
 	ci    *ciResult
+	ix    *ctxIndex // what the enumerator walks: it does not depend on Sigma
 	// CITime is how long the context-insensitive pass took.
 	CITime time.Duration
 }
@@ -118,7 +119,7 @@ func NewRecordingAnalyzer(f *Facts, record func(*datalog.Database)) (*Analyzer, 
 	for _, l := range ci.callees {
 		slices.Sort(l)
 	}
-	return &Analyzer{Facts: f, ci: ci, CITime: time.Since(start)}, nil
+	return &Analyzer{Facts: f, ci: ci, ix: newCtxIndex(f, ci), CITime: time.Since(start)}, nil
 }
 
 // loadFacts adds the base relations the program reads.
@@ -241,7 +242,7 @@ func (a *Analyzer) Run(sigma *Sigma) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := newEnumerator(a.Facts, a.ci, sigma)
+	e := newEnumerator(a, sigma)
 	db := datalog.NewDatabase(progs[1])
 	db.Trace = traceDatalog
 	if err := loadFacts(db, a.Facts); err != nil {

@@ -266,11 +266,12 @@ type reachedFn struct {
 
 // newEnumerator makes the objects of globals, the entries' contexts and
 // the objects of their parameters, and reaches the entries.
-func newEnumerator(f *Facts, ci *ciResult, sigma *Sigma) *enumerator {
+func newEnumerator(a *Analyzer, sigma *Sigma) *enumerator {
+	f, ci := a.Facts, a.ci
 	e := &enumerator{
 		f: f, ci: ci, sigma: sigma,
 		cs:   newContexts(f.Size(DomH)),
-		ix:   newCtxIndex(f, ci),
+		ix:   a.ix,
 		made: map[Ctx]bool{},
 		ctxs: make([]map[Ctx]bool, f.Size(DomM)),
 	}

@@ -98,6 +98,10 @@
 //     kobj.dl's points-to of the values they test (an assertion's operand,
 //     a value put into an interface) is within ci.dl's, so these filters
 //     lose nothing either.
+//     [Analyzer.Renames] tells, without running it, whether a run under
+//     another Sigma would make a result's contexts again up to a renaming
+//     (longer contexts, none split or merged), by making the contexts of
+//     the result's reached pairs under both Sigmas side by side.
 //
 // For running the rule files elsewhere (chordgo facts, Souffle), the
 // databases are readable with their inputs: ci.dl's through

@@ -90,7 +90,7 @@ func (a *Analyzer) CallGraph() map[uint32][]uint32 {
 // call makes contexts of its callee (kobj.dl's callCtx): the demand loop
 // counts them in its estimate.
 func (a *Analyzer) ContextCalls() map[uint32][]uint32 {
-	ix := newCtxIndex(a.Facts, a.ci)
+	ix := a.ix
 	out := map[uint32][]uint32{}
 	for i, callees := range a.ci.callees {
 		for _, m := range callees {
