@@ -414,22 +414,7 @@ func (o *Order) goEvents(r *pointsto.Result) map[uint32][]uint32 {
 			registered[m] = true
 		}
 	}
-	for _, t := range f.Tuples("entry") {
-		delete(registered, t[0])
-	}
-	type call struct{ site, ctx uint32 }
-	calls := map[uint32][]call{} // function in registered -> its calls
-	for t := range r.Tuples("callEdge") {
-		i, c, m := t[1], t[2], t[3]
-		if !registered[m] {
-			continue
-		}
-		if o.cg.kind[i] != plainCall {
-			delete(registered, m)
-			continue
-		}
-		calls[m] = append(calls[m], call{i, c})
-	}
+	calls := o.plainCallsOf(r, registered)
 	spawns := map[uint32][]uint32{}
 	for _, t := range f.Tuples("goCall") {
 		site := t[0]
@@ -454,6 +439,33 @@ func (o *Order) goEvents(r *pointsto.Result) map[uint32][]uint32 {
 		}
 	}
 	return spawns
+}
+
+// A ctxCall is a call site and a context it runs its callee in.
+type ctxCall struct{ site, ctx uint32 }
+
+// plainCallsOf returns the calls of the functions of fns, after deleting
+// from fns the entries and the functions that some call runs other than
+// as a plain call (go, defer): those whose every context is entered at a
+// plain call pointsto sees.
+func (o *Order) plainCallsOf(r *pointsto.Result, fns map[uint32]bool) map[uint32][]ctxCall {
+	for _, t := range o.f.Tuples("entry") {
+		delete(fns, t[0])
+	}
+	calls := map[uint32][]ctxCall{}
+	for t := range r.Tuples("callEdge") {
+		i, c, m := t[1], t[2], t[3]
+		if !fns[m] {
+			continue
+		}
+		if o.cg.kind[i] != plainCall {
+			delete(fns, m)
+			delete(calls, m)
+			continue
+		}
+		calls[m] = append(calls[m], ctxCall{i, c})
+	}
+	return calls
 }
 
 // registersInOwnPackage reports whether call, a synthetic go site, is a

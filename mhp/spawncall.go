@@ -1,6 +1,7 @@
 package mhp
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/chordgo/chordgo/pointsto"
@@ -33,35 +34,19 @@ func (o *Order) spawnCallEvents(r *pointsto.Result) [][]uint32 {
 			helpers[t[1]] = true
 		}
 	}
-	for _, t := range f.Tuples("entry") {
-		delete(helpers, t[0])
-	}
-	type call struct{ site, ctx, m uint32 }
-	var calls []call
-	for t := range r.Tuples("callEdge") {
-		i, c, m := t[1], t[2], t[3]
-		if !helpers[m] {
-			continue
-		}
-		if o.cg.kind[i] != plainCall {
-			delete(helpers, m)
-			continue
-		}
-		calls = append(calls, call{i, c, m})
-	}
 	byCtx := map[[2]uint32][]uint32{} // (helper, context) -> the events of the calls entering it
 	evOfCall := map[uint32]uint32{}
-	for _, cl := range calls {
-		if !helpers[cl.m] {
-			continue // some call of it is not plain
-		}
-		ev, ok := evOfCall[cl.site]
-		if !ok {
-			ev = o.addEvent(event{kind: evSpawnCall, instr: f.Call(cl.site), fn: f.Caller(cl.site), id: cl.site})
-			evOfCall[cl.site] = ev
-		}
-		if key := [2]uint32{cl.m, cl.ctx}; !slices.Contains(byCtx[key], ev) {
-			byCtx[key] = append(byCtx[key], ev)
+	calls := o.plainCallsOf(r, helpers)
+	for _, m := range slices.Sorted(maps.Keys(calls)) { // in order: event ids are deterministic
+		for _, cl := range calls[m] {
+			ev, ok := evOfCall[cl.site]
+			if !ok {
+				ev = o.addEvent(event{kind: evSpawnCall, instr: f.Call(cl.site), fn: f.Caller(cl.site), id: cl.site})
+				evOfCall[cl.site] = ev
+			}
+			if key := [2]uint32{m, cl.ctx}; !slices.Contains(byCtx[key], ev) {
+				byCtx[key] = append(byCtx[key], ev)
+			}
 		}
 	}
 	out := make([][]uint32, len(o.gs.List))
