@@ -97,7 +97,7 @@ func (o *Order) mayTested(g uint32) *bitset.BitSet {
 				continue
 			}
 			for _, c := range o.children[g] {
-				for _, ev := range o.starts[c] {
+				for _, ev := range o.startTests(c) {
 					o.tested[g].Set(uint(ev))
 				}
 			}
@@ -136,6 +136,14 @@ func (o *Order) fixpoint(g uint32, may maySet, match bool, seed *bitset.BitSet) 
 			// goroutines, before x.
 			for _, g2 := range o.spawned[id] {
 				s.W.Set(uint(g2))
+			}
+		}
+		// A goroutine of a spawn helper starts inside one of the calls
+		// of callStarts: once each of them happens after x, so does it.
+		for _, g2 := range o.spawnCalled {
+			if !s.W.Test(uint(g2)) && !slices.ContainsFunc(o.callStarts[g2], func(ev uint32) bool { return !s.A.Test(uint(ev)) }) {
+				s.W.Set(uint(g2))
+				changed = true
 			}
 		}
 		for _, site := range o.bySite {
@@ -246,12 +254,22 @@ func (o *Order) startsAfter(g2, g uint32, single bool, may maySet, s *afterSet, 
 	}
 	for _, t := range parents {
 		o.work++
-		inOrder := t == g && single && !slices.ContainsFunc(o.starts[g2], func(ev uint32) bool { return may.Test(ev) })
+		inOrder := t == g && single && !slices.ContainsFunc(o.startTests(g2), func(ev uint32) bool { return may.Test(ev) })
 		if !s.W.Test(uint(t)) && !inOrder && !onlyBySet(t) {
 			return false
 		}
 	}
 	return true
+}
+
+// startTests returns the events that startsAfter tests for g2: its go
+// events, or, for a goroutine of a spawn helper, the calls of the helper
+// that may start it (spawnCallEvents).
+func (o *Order) startTests(g2 uint32) []uint32 {
+	if calls := o.callStarts[g2]; len(calls) > 0 {
+		return calls
+	}
+	return o.starts[g2]
 }
 
 // startedAvoiding returns the goroutines that a chain of starts reaches
@@ -473,11 +491,36 @@ func (o *Order) spawnedAfterAdd(g, id uint32) bool {
 	}
 	for _, ev := range o.starts[g] {
 		spawn := o.events[ev].instr
-		if !o.addedBefore(o.acq(spawn), wait.id) || o.may(spawn).Test(id) {
+		if !o.addedBefore(o.acq(spawn), wait.id) && !o.callsAdd(g, wait.id) || o.mayPrecedeStart(g, spawn, id) {
 			return false
 		}
 	}
 	return true
+}
+
+// callsAdd reports whether every call of callStarts[g] (there is one) is
+// itself an Add on the WaitGroup that WaitGroup call i uses (WaitGroup.Go):
+// it adds before the go statement inside it starts g.
+func (o *Order) callsAdd(g, i uint32) bool {
+	w, ok := o.uniqueSyncObj(i)
+	calls := o.callStarts[g]
+	return ok && len(calls) > 0 && !slices.ContainsFunc(calls, func(c uint32) bool {
+		return !slices.ContainsFunc(o.evOf[o.events[c].instr], func(a uint32) bool { return o.addsOn(a, w) })
+	})
+}
+
+// mayPrecedeStart reports whether event id may have run before go
+// statement spawn, in the goroutine instance that starts g there. For a
+// goroutine of a spawn helper, spawn runs inside a call of callStarts:
+// id runs before it only before such a call, or inside the helper's
+// activation before spawn (its function's own may, without its entry).
+func (o *Order) mayPrecedeStart(g uint32, spawn ssa.Instruction, id uint32) bool {
+	calls := o.callStarts[g]
+	if len(calls) == 0 {
+		return o.may(spawn).Test(id)
+	}
+	return o.localAt(spawn).may.Test(uint(id)) ||
+		slices.ContainsFunc(calls, func(c uint32) bool { return o.may(o.events[c].instr).Test(id) })
 }
 
 // addedBefore reports whether acq holds an Add on the WaitGroup that the
@@ -488,18 +531,34 @@ func (o *Order) spawnedAfterAdd(g, id uint32) bool {
 // the same one (a WaitGroup made in a loop), may have counted the
 // goroutine it precedes on a group this Wait does not wait for.
 func (o *Order) addedBefore(acq *bitset.BitSet, i uint32) bool {
-	w, ok := o.oneSyncObj(i)
-	if !ok || !o.unique.Test(uint(w)) {
+	w, ok := o.uniqueSyncObj(i)
+	if !ok {
 		return false
 	}
 	for a, ok := acq.NextSet(0); ok; a, ok = acq.NextSet(a + 1) {
-		if add := &o.events[a]; add.kind == evAdd {
-			if x, ok := o.oneSyncObj(add.id); ok && x == w {
-				return true
-			}
+		if o.addsOn(uint32(a), w) {
+			return true
 		}
 	}
 	return false
+}
+
+// uniqueSyncObj returns the abstract object that synchronization call i
+// uses, when it may use only one and that one stands for one concrete
+// object.
+func (o *Order) uniqueSyncObj(i uint32) (uint32, bool) {
+	w, ok := o.oneSyncObj(i)
+	return w, ok && o.unique.Test(uint(w))
+}
+
+// addsOn reports whether event a is an Add on abstract object w alone.
+func (o *Order) addsOn(a, w uint32) bool {
+	add := &o.events[a]
+	if add.kind != evAdd {
+		return false
+	}
+	x, ok := o.oneSyncObj(add.id)
+	return ok && x == w
 }
 
 // oneSyncObj returns the abstract object that synchronization call i

@@ -67,6 +67,17 @@
 //     inside its own package (time.AfterFunc's, through time.newTimer)
 //     starts at each call of that function, in the caller: the runtime
 //     cannot run it before the call;
+//   - so does the goroutine of a spawn helper (pointsto's spawnClosure:
+//     wg.Go(f), errgroup's g.Go(f)), whose go statement is the last thing
+//     it does and which defers nothing, each of whose calls pointsto sees
+//     as a plain call and runs in a context of its own: it starts inside
+//     one of the calls that enter its context, each an event in the
+//     caller (spawncall.go), so it starts after the access once each of
+//     those calls does, or none of them may have run before the access in
+//     its single goroutine; and a Wait waits for it when no such call may
+//     have run before the Wait (nor the helper's own code before the go
+//     statement). A call of WaitGroup.Go is an Add on its receiver in the
+//     caller: Go adds 1 before it starts f;
 //   - an acquire (a receive, an unbuffered send, a blocking select without
 //     buffered send cases, the closed branch of a receive, the observing
 //     branch of an atomic operation) all of whose possible partners (the

@@ -182,7 +182,8 @@ func (o *Order) waitedInCaller(mg *ssa.Function, ctx pointsto.Ctx, z, field int,
 	waits := o.waitsOn(w, v, field)
 	after := func(x ssa.Instruction) bool {
 		return slices.ContainsFunc(waits, func(wait ssa.Instruction) bool {
-			return pointsto.RunsBefore(wait, x) && !o.mayRunBetween(wait, x, starts)
+			// x is not the Wait itself: the Wait is an access too (of the WaitGroup).
+			return wait != x && pointsto.RunsBefore(wait, x) && !o.mayRunBetween(wait, x, starts)
 		})
 	}
 	if p.Parent() == w {
@@ -198,7 +199,8 @@ func (o *Order) waitedInCaller(mg *ssa.Function, ctx pointsto.Ctx, z, field int,
 	}
 	for _, b := range p.Parent().Blocks {
 		for _, instr := range b.Instrs {
-			if call, ok := instr.(*ssa.Call); ok && call.Call.StaticCallee() == w &&
+			// p is not that call itself (a whole call, CallOrdered's p).
+			if call, ok := instr.(*ssa.Call); ok && call.Call.StaticCallee() == w && instr != p &&
 				pointsto.RunsBefore(call, p) && !o.mayRunBetween(call, p, starts) {
 				return true
 			}

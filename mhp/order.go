@@ -46,6 +46,7 @@ const (
 	evLock                  // a call of Lock on a sync.Mutex or sync.RWMutex
 	evUnlock                // a call of Unlock on a sync.Mutex or sync.RWMutex
 	evOnce                  // a call of sync.Once.Do, which returns after f has completed (once.go)
+	evSpawnCall             // a call of a spawn helper, whose go statement starts a goroutine inside it (spawncall.go)
 )
 
 // tracked reports whether acq follows the event: acquires, and the Adds,
@@ -84,7 +85,11 @@ type Order struct {
 	callees func(i uint32) []uint32
 	spawned [][]uint32 // by go event: the goroutines it starts
 	starts  [][]uint32 // by goroutine: the go events that start it
-	bySite  [][]uint32 // the goroutines of each go site, one list per site
+	// callStarts, by goroutine of a spawn helper's go statement: the
+	// events of the calls of the helper that may start it (spawnCallEvents).
+	callStarts  [][]uint32
+	spawnCalled []uint32   // the goroutines with callStarts
+	bySite      [][]uint32 // the goroutines of each go site, one list per site
 
 	flowSets
 	flowIn flowInputs
@@ -309,6 +314,14 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		switch t[2] {
 		case pointsto.SyncWaitGroupAdd:
 			k = evAdd
+		case pointsto.SyncWaitGroupGo:
+			// Go calls Add(1) on its receiver before it starts f: in the
+			// caller, the call is an Add on that one group, where the Add
+			// inside Go is one instruction for every group Go is called on.
+			if o.cg.kind[t[0]] == goCallKind {
+				continue // adds in a goroutine of its own
+			}
+			k = evAdd
 		case pointsto.SyncWaitGroupDone:
 			k = evDone
 		case pointsto.SyncWaitGroupWait:
@@ -324,6 +337,12 @@ func (o *Order) findEvents(r *pointsto.Result) {
 		evOfI[t[0]] = o.addEvent(event{kind: k, instr: f.Call(t[0]), fn: f.Caller(t[0]), id: t[0], acquire: k == evWait})
 	}
 	spawns := o.goEvents(r)
+	o.callStarts = o.spawnCallEvents(r)
+	for g, calls := range o.callStarts {
+		if len(calls) > 0 {
+			o.spawnCalled = append(o.spawnCalled, uint32(g))
+		}
+	}
 	caseCands := map[[2]uint32][]uint32{} // (E, case channel value) -> partner events
 	for t := range o.gs.Tuples("caseCand") {
 		ev, s := evOfE[t[0]], evOfE[t[2]]
@@ -395,22 +414,7 @@ func (o *Order) goEvents(r *pointsto.Result) map[uint32][]uint32 {
 			registered[m] = true
 		}
 	}
-	for _, t := range f.Tuples("entry") {
-		delete(registered, t[0])
-	}
-	type call struct{ site, ctx uint32 }
-	calls := map[uint32][]call{} // function in registered -> its calls
-	for t := range r.Tuples("callEdge") {
-		i, c, m := t[1], t[2], t[3]
-		if !registered[m] {
-			continue
-		}
-		if o.cg.kind[i] != plainCall {
-			delete(registered, m)
-			continue
-		}
-		calls[m] = append(calls[m], call{i, c})
-	}
+	calls := o.plainCallsOf(r, registered)
 	spawns := map[uint32][]uint32{}
 	for _, t := range f.Tuples("goCall") {
 		site := t[0]
@@ -435,6 +439,33 @@ func (o *Order) goEvents(r *pointsto.Result) map[uint32][]uint32 {
 		}
 	}
 	return spawns
+}
+
+// A ctxCall is a call site and a context it runs its callee in.
+type ctxCall struct{ site, ctx uint32 }
+
+// plainCallsOf returns the calls of the functions of fns, after deleting
+// from fns the entries and the functions that some call runs other than
+// as a plain call (go, defer): those whose every context is entered at a
+// plain call pointsto sees.
+func (o *Order) plainCallsOf(r *pointsto.Result, fns map[uint32]bool) map[uint32][]ctxCall {
+	for _, t := range o.f.Tuples("entry") {
+		delete(fns, t[0])
+	}
+	calls := map[uint32][]ctxCall{}
+	for t := range r.Tuples("callEdge") {
+		i, c, m := t[1], t[2], t[3]
+		if !fns[m] {
+			continue
+		}
+		if o.cg.kind[i] != plainCall {
+			delete(fns, m)
+			delete(calls, m)
+			continue
+		}
+		calls[m] = append(calls[m], ctxCall{i, c})
+	}
+	return calls
 }
 
 // registersInOwnPackage reports whether call, a synthetic go site, is a

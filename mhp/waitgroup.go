@@ -144,7 +144,8 @@ func (o *Order) waitBefore(b ssa.Instruction, q ssa.Value, field int) (uint32, b
 	for _, w := range o.fnEvents(b.Parent(), evWait) {
 		instr := o.events[w].instr
 		base, f, ok := waitGroupField(instr)
-		if ok && base == q && f == field && pointsto.RunsBefore(instr, b) {
+		// Not b itself: a Wait is an access of its WaitGroup too.
+		if ok && base == q && f == field && instr != b && pointsto.RunsBefore(instr, b) {
 			return w, true
 		}
 	}
@@ -407,7 +408,11 @@ func waitGroupField(instr ssa.Instruction) (ssa.Value, int, bool) {
 // positiveDelta reports whether WaitGroup call instr is Add of a constant
 // greater than zero.
 func positiveDelta(instr ssa.Instruction) bool {
-	args := instr.(ssa.CallInstruction).Common().Args
+	common := instr.(ssa.CallInstruction).Common()
+	if fn := common.StaticCallee(); fn != nil && fn.Name() == "Go" && isWaitGroupFunc(fn) {
+		return true // WaitGroup.Go adds 1
+	}
+	args := common.Args
 	if len(args) != 2 {
 		return false
 	}

@@ -57,9 +57,10 @@ type ciResult struct {
 	// assertPass (to, h) and dynType (h, t), flat: the sites each type
 	// assertion passes and the dynamic types of sites, kobj.dl's filters.
 	assertPass, dynType []uint32
-	// goRecv, by H: the go statements that call a pointer-receiver method
-	// on a receiver of the site (goRecvSite).
-	goRecv map[uint32][]uint32
+	// startRecv, by H: the go statements and the calls of spawn helpers
+	// that call a pointer-receiver method on a receiver of the site
+	// (startRecvSite).
+	startRecv map[uint32][]uint32
 }
 
 // NewAnalyzer runs the context-insensitive pass over f.
@@ -103,9 +104,9 @@ func NewRecordingAnalyzer(f *Facts, record func(*datalog.Database)) (*Analyzer, 
 	if record != nil {
 		record(db)
 	}
-	ci := &ciResult{callees: make([][]uint32, f.Size(DomI)), goRecv: map[uint32][]uint32{}}
-	for t := range db.Tuples("goRecvSite") {
-		ci.goRecv[t[1]] = append(ci.goRecv[t[1]], t[0])
+	ci := &ciResult{callees: make([][]uint32, f.Size(DomI)), startRecv: map[uint32][]uint32{}}
+	for t := range db.Tuples("startRecvSite") {
+		ci.startRecv[t[1]] = append(ci.startRecv[t[1]], t[0])
 	}
 	for t := range db.Tuples("call") {
 		ci.callees[t[0]] = append(ci.callees[t[0]], t[1])

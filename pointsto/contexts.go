@@ -198,7 +198,7 @@ type ctxFacts struct {
 	subObj    []uint32 // o, f, o2
 	callCtx   []uint32 // c, i, c2
 	selfCtx   []uint32 // m
-	goCtx     []uint32 // i, o, c2
+	startCtx  []uint32 // i, o, c2
 }
 
 // add adds the facts to db.
@@ -209,7 +209,7 @@ func (cf *ctxFacts) add(db *datalog.Database) error {
 	}{
 		{"entryCtx", cf.entryCtx}, {"newObj", cf.newObj}, {"newObjIn", cf.newObjIn}, {"globalObj", cf.globalObj},
 		{"objSite", cf.objSite}, {"subObj", cf.subObj}, {"callCtx", cf.callCtx}, {"selfCtx", cf.selfCtx},
-		{"goCtx", cf.goCtx},
+		{"startCtx", cf.startCtx},
 	} {
 		if err := db.AddFlat(r.name, r.data); err != nil {
 			return fmt.Errorf("pointsto: %w", err)
@@ -221,7 +221,7 @@ func (cf *ctxFacts) add(db *datalog.Database) error {
 // empty reports whether there are no facts.
 func (cf *ctxFacts) empty() bool {
 	return len(cf.entryCtx)+len(cf.newObj)+len(cf.newObjIn)+len(cf.globalObj)+
-		len(cf.objSite)+len(cf.subObj)+len(cf.callCtx)+len(cf.selfCtx)+len(cf.goCtx) == 0
+		len(cf.objSite)+len(cf.subObj)+len(cf.callCtx)+len(cf.selfCtx)+len(cf.startCtx) == 0
 }
 
 // enumerator makes the contexts kobj.dl needs under sigma as the analysis
@@ -302,14 +302,15 @@ func (e *enumerator) take() ctxFacts {
 }
 
 // addObject registers object o of site h with its sub-objects, and the
-// context in which each go statement that may call a pointer-receiver
-// method on o starts it: the go site, then o (kobj.dl's goCtx). ci.dl's
-// points-to bounds kobj.dl's, so every receiver object a go statement
-// may have gets its context.
+// context in which each go statement (or call of a spawn helper,
+// ci.dl's startRecvSite) that may call a pointer-receiver method on o
+// runs it: the call site, then o (kobj.dl's startCtx). ci.dl's points-to
+// bounds kobj.dl's, so every receiver object such a call may have gets
+// its context.
 func (e *enumerator) addObject(h uint32, o Ctx) {
 	e.out.objSite = append(e.out.objSite, o, h)
-	for _, i := range e.ci.goRecv[h] {
-		e.out.goCtx = append(e.out.goCtx, i, o, e.cs.intern(e.cs.nSites+i, o))
+	for _, i := range e.ci.startRecv[h] {
+		e.out.startCtx = append(e.out.startCtx, i, o, e.cs.intern(e.cs.nSites+i, o))
 	}
 	for _, sub := range e.ix.subSites[h] {
 		o2 := e.cs.intern(sub.h2, e.cs.tail[o])
@@ -319,7 +320,18 @@ func (e *enumerator) addObject(h uint32, o Ctx) {
 }
 
 func (e *enumerator) newObject(c Ctx, h uint32) Ctx {
-	o := e.cs.intern(h, e.cs.cut(c, e.sigma.SiteK(h)-1, e.sigma.Roots[h]))
+	n := e.sigma.SiteK(h) - 1
+	if e.ix.spawnSite[h] {
+		// An object a spawn helper (or a function literal in it)
+		// allocates keeps the helper's whole context (its call site and
+		// receiver, startCtx): the closure it starts and the variables
+		// that closure captures, f among them, are then the call's own,
+		// and the goroutine of one call runs that call's function alone.
+		// Bounded: the helper's contexts are, and function literals nest
+		// only as deep as the source does.
+		n = int(e.cs.length[c])
+	}
+	o := e.cs.intern(h, e.cs.cut(c, n, e.sigma.Roots[h]))
 	e.out.newObj = append(e.out.newObj, c, h, o)
 	if !e.made[o] {
 		e.made[o] = true
@@ -401,6 +413,7 @@ type ctxIndex struct {
 	funcValue    []bool          // functions (not closures) used as values: their objects are global
 	dynamic      map[uint32]bool // dynCall sites
 	callback     map[uint32]bool // synthetic go sites: the runtime calls a callback registered there
+	spawnSite    map[uint32]bool // sites a spawn helper (spawnClosure), or a function literal in it, allocates
 }
 
 func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
@@ -416,6 +429,7 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		funcValue:  make([]bool, nM),
 		dynamic:    map[uint32]bool{},
 		callback:   map[uint32]bool{},
+		spawnSite:  map[uint32]bool{},
 	}
 	each := func(rel string, fn func(t []uint32)) {
 		arity, data := f.Flat(rel)
@@ -463,7 +477,21 @@ func newCtxIndex(f *Facts, ci *ciResult) *ctxIndex {
 		slices.Sort(ix.allocSites[m])
 		ix.allocSites[m] = slices.Compact(ix.allocSites[m])
 	}
+	each("spawnClosure", func(t []uint32) { ix.markSpawnSites(f, f.Func(t[1])) })
 	return ix
+}
+
+// markSpawnSites marks the sites that fn and the function literals in it
+// allocate as spawnSite.
+func (ix *ctxIndex) markSpawnSites(f *Facts, fn *ssa.Function) {
+	if m, ok := f.FuncID(fn); ok {
+		for _, h := range ix.allocSites[m] {
+			ix.spawnSite[h] = true
+		}
+	}
+	for _, lit := range fn.AnonFuncs {
+		ix.markSpawnSites(f, lit)
+	}
 }
 
 // plain reports whether the call at i of m2 is a plain call: static, of a

@@ -91,7 +91,7 @@
 //     ci.dl's call graph and points-to, it made 25 times the contexts
 //     kobj.dl reached on go-cache, and missed pairs kobj.dl reached, whose
 //     objects and calls were then lost.) Besides the base relations and the contexts (entryCtx, newObj,
-//     newObjIn, globalObj, objSite, subObj, callCtx, selfCtx, goCtx), kobj.dl reads
+//     newObjIn, globalObj, objSite, subObj, callCtx, selfCtx, startCtx), kobj.dl reads
 //     two of ci.dl's results as filters: assertPass(to, h), the sites each
 //     type assertion passes, and dynType(h, t), the dynamic types each site
 //     may have in an interface (see "What is modeled"); projected to sites,
@@ -131,8 +131,13 @@
 // except that a go statement calling a pointer-receiver method starts it in
 // a context of the go statement followed by the receiver object, so that
 // the goroutine gets only its own go statement's arguments (Chord's thread
-// start contexts; ci.dl's goRecvSite names the sites whose objects get such
-// contexts, kobj.dl's goCtx holds them);
+// start contexts), and so does a call of a spawn helper, a pointer-receiver
+// method whose go statement starts a closure binding a function it was
+// given (wg.Go(f), errgroup's g.Go(f): the relation spawnClosure), whose
+// closure object keeps the helper's whole context, so that each call's
+// goroutine runs that call's function alone, as go f() in the caller
+// would (ci.dl's startRecvSite names the sites whose objects get such
+// contexts, kobj.dl's startCtx holds them);
 // a plain function or a value-receiver method called directly, and a
 // function (not a closure) called through a function value, runs in a
 // context that starts with its call site (k for the call site: 0 keeps the

@@ -769,6 +769,9 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 				x.e3(rClosureBind, h, x.z(z), v)
 			}
 		}
+		if spawnsCallersFunc(in) {
+			x.e2(rSpawnClosure, h, m)
+		}
 
 	case *ssa.MakeInterface:
 		x.makeInterface(m, in)
@@ -1295,6 +1298,30 @@ func (x *extractor) asyncCall(m uint32, instr ssa.CallInstruction, args []ssa.Va
 			x.e3(rActual, i, x.z(0), a)
 		}
 	}
+}
+
+// spawnsCallersFunc reports whether closure c binds a parameter of function
+// type of the function that makes it (go/ssa binds the variable the
+// parameter is spilled to), and a go statement of that function starts
+// c: each call of the function starts a goroutine that runs what the
+// caller gave it (kobj.dl's spawnClosure).
+func spawnsCallersFunc(c *ssa.MakeClosure) bool {
+	started := slices.ContainsFunc(*c.Referrers(), func(r ssa.Instruction) bool {
+		g, ok := r.(*ssa.Go)
+		return ok && g.Call.Value == ssa.Value(c)
+	})
+	return started && slices.ContainsFunc(c.Bindings, func(b ssa.Value) bool {
+		v, ok := b.(*ssa.Alloc)
+		return ok && slices.ContainsFunc(*v.Referrers(), func(r ssa.Instruction) bool {
+			st, ok := r.(*ssa.Store)
+			if !ok || st.Addr != ssa.Value(v) {
+				return false
+			}
+			_, param := st.Val.(*ssa.Parameter)
+			_, isFunc := st.Val.Type().Underlying().(*types.Signature)
+			return param && isFunc
+		})
+	})
 }
 
 func (x *extractor) builtin(m uint32, instr ssa.CallInstruction, fn *ssa.Builtin, res uint32) {

@@ -93,6 +93,7 @@ const (
 	rRet
 	rFuncObj
 	rClosureBind
+	rSpawnClosure
 	rPanicVal
 	rRecoverVal
 	rVarFunc
@@ -151,25 +152,26 @@ var relInfos = [numRels]relInfo{
 	rHType:        {"hType", []Column{col("h", DomH), col("t", DomT)}, "the type of h's address as allocated (root sites: of the allocated value); interface calls dispatch on it for opaqueType objects"},
 	rMethodImpl:   {"methodImpl", []Column{col("t", DomT), col("n", DomN), col("m", DomM)}, "type t implements method n by m"},
 
-	rCallSite:    {"callSite", []Column{col("i", DomI), col("m", DomM)}, "call site i is in function m"},
-	rGoCall:      {"goCall", []Column{col("i", DomI)}, "i is a go statement"},
-	rDeferCall:   {"deferCall", []Column{col("i", DomI)}, "i is a defer statement"},
-	rStaticCall:  {"staticCall", []Column{col("i", DomI), col("callee", DomM)}, "i calls callee"},
-	rDynCall:     {"dynCall", []Column{col("i", DomI), col("fn", DomV)}, "i calls the function value fn"},
-	rInvoke:      {"invoke", []Column{col("i", DomI), col("recv", DomV), col("n", DomN)}, "i calls method n of the interface value recv"},
-	rActual:      {"actual", []Column{col("i", DomI), col("z", DomZ), col("v", DomV)}, "argument z of i is v (invoke: z=0 is the receiver)"},
-	rCallResult:  {"callResult", []Column{col("i", DomI), col("z", DomZ), col("v", DomV)}, "v is result z of i: the call itself for one result, the Extract of component z for several"},
-	rFormal:      {"formal", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "parameter z of m is v (z=0 is the receiver of methods)"},
-	rFreeVar:     {"freeVar", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "free variable z of m is v"},
-	rRet:         {"ret", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "m returns v as its result z"},
-	rFuncObj:     {"funcObj", []Column{col("h", DomH), col("m", DomM)}, "h is a function value (closure or func object) of m"},
-	rClosureBind: {"closureBind", []Column{col("h", DomH), col("z", DomZ), col("v", DomV)}, "closure site h binds free variable z to v"},
-	rPanicVal:    {"panicVal", []Column{col("v", DomV)}, "v is panicked"},
-	rRecoverVal:  {"recoverVal", []Column{col("v", DomV)}, "v is the result of recover()"},
-	rVarFunc:     {"varFunc", []Column{col("v", DomV), col("m", DomM)}, "v belongs to m"},
-	rEntry:       {"entry", []Column{col("m", DomM)}, "m is a root or an init of a root's package"},
-	rRootParam:   {"rootParam", []Column{col("m", DomM), col("z", DomZ), col("h", DomH)}, "parameter z of root m points to the synthetic site h"},
-	rNoBody:      {"noBody", []Column{col("m", DomM)}, "m's code is not analyzed: no Go body (assembly, linkname) or in the runtime"},
+	rCallSite:     {"callSite", []Column{col("i", DomI), col("m", DomM)}, "call site i is in function m"},
+	rGoCall:       {"goCall", []Column{col("i", DomI)}, "i is a go statement"},
+	rDeferCall:    {"deferCall", []Column{col("i", DomI)}, "i is a defer statement"},
+	rStaticCall:   {"staticCall", []Column{col("i", DomI), col("callee", DomM)}, "i calls callee"},
+	rDynCall:      {"dynCall", []Column{col("i", DomI), col("fn", DomV)}, "i calls the function value fn"},
+	rInvoke:       {"invoke", []Column{col("i", DomI), col("recv", DomV), col("n", DomN)}, "i calls method n of the interface value recv"},
+	rActual:       {"actual", []Column{col("i", DomI), col("z", DomZ), col("v", DomV)}, "argument z of i is v (invoke: z=0 is the receiver)"},
+	rCallResult:   {"callResult", []Column{col("i", DomI), col("z", DomZ), col("v", DomV)}, "v is result z of i: the call itself for one result, the Extract of component z for several"},
+	rFormal:       {"formal", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "parameter z of m is v (z=0 is the receiver of methods)"},
+	rFreeVar:      {"freeVar", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "free variable z of m is v"},
+	rRet:          {"ret", []Column{col("m", DomM), col("z", DomZ), col("v", DomV)}, "m returns v as its result z"},
+	rFuncObj:      {"funcObj", []Column{col("h", DomH), col("m", DomM)}, "h is a function value (closure or func object) of m"},
+	rClosureBind:  {"closureBind", []Column{col("h", DomH), col("z", DomZ), col("v", DomV)}, "closure site h binds free variable z to v"},
+	rSpawnClosure: {"spawnClosure", []Column{col("h", DomH), col("m", DomM)}, "closure site h of m binds a parameter of m of function type, and a go statement of m starts the closure: m starts a goroutine that runs a function its caller gives (WaitGroup.Go, errgroup's Group.Go)"},
+	rPanicVal:     {"panicVal", []Column{col("v", DomV)}, "v is panicked"},
+	rRecoverVal:   {"recoverVal", []Column{col("v", DomV)}, "v is the result of recover()"},
+	rVarFunc:      {"varFunc", []Column{col("v", DomV), col("m", DomM)}, "v belongs to m"},
+	rEntry:        {"entry", []Column{col("m", DomM)}, "m is a root or an init of a root's package"},
+	rRootParam:    {"rootParam", []Column{col("m", DomM), col("z", DomZ), col("h", DomH)}, "parameter z of root m points to the synthetic site h"},
+	rNoBody:       {"noBody", []Column{col("m", DomM)}, "m's code is not analyzed: no Go body (assembly, linkname) or in the runtime"},
 
 	rRead:         {"read", []Column{col("e", DomE), col("ptr", DomV)}, "e reads the locations ptr points to"},
 	rWrite:        {"write", []Column{col("e", DomE), col("ptr", DomV)}, "e writes the locations ptr points to"},

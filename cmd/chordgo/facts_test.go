@@ -37,7 +37,7 @@ var ruleFiles = map[string]string{
 // relations and the inputs and outputs of the runs before: those need no
 // Go between stages.
 var goInputs = map[string][]string{
-	"kobj":          {"entryCtx", "newObj", "newObjIn", "globalObj", "objSite", "subObj", "callCtx", "selfCtx", "goCtx"},
+	"kobj":          {"entryCtx", "newObj", "newObjIn", "globalObj", "objSite", "subObj", "callCtx", "selfCtx", "startCtx"},
 	"mhp":           {"threadEntry", "spawnSite", "recvKind", "releaseKind", "sendKind", "waitKind", "doneKind", "onceKind", "mutexMethod", "madeChan", "unsafePtr"},
 	"races":         {"accessPt", "concurrentReach", "sequentialReach", "analyzed", "other", "checked"},
 	"instance":      {"pairSide"},
