@@ -128,7 +128,7 @@ func (rn *renaming) facts(a, b ctxFacts) bool {
 		{a.subObj, b.subObj, []bool{true, false, true}},
 		{a.callCtx, b.callCtx, []bool{true, false, true}},
 		{a.selfCtx, b.selfCtx, []bool{false}},
-		{a.goCtx, b.goCtx, []bool{false, true, true}},
+		{a.startCtx, b.startCtx, []bool{false, true, true}},
 	} {
 		if len(rel.a) != len(rel.b) {
 			return false
