@@ -34,6 +34,7 @@ type Database struct {
 	defined []bool
 	bounds  map[*Type]uint64
 	stats   *Stats
+	plans   map[[2]int]*madePlan // by rule and delta atom (planFor)
 
 	lending sync.Mutex // AddFrom of this database's relations from several goroutines
 }
