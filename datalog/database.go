@@ -34,6 +34,7 @@ type Database struct {
 	defined []bool
 	bounds  map[*Type]uint64
 	stats   *Stats
+	plans   map[[2]int]*madePlan // by rule and delta atom (planFor)
 
 	lending sync.Mutex // AddFrom of this database's relations from several goroutines
 }
@@ -216,7 +217,7 @@ func (db *Database) AddFrom(src *Database, rel string) error {
 
 // Release drops what evaluation built besides the tuples: every
 // relation's indexes, column counts and hash set (a dense relation keeps its bitsets,
-// which are its set). It is for a database that will be read tuple by
+// which are its set), and the plans kept for reuse (planFor), which hold indexes. It is for a database that will be read tuple by
 // tuple from now on (Tuples, Flat, Len): a finished stage's database
 // lives as long as its results, and its indexes take as much memory as
 // its tuples. Contains, Add and Run still work, rebuilding what they
@@ -224,6 +225,7 @@ func (db *Database) AddFrom(src *Database, rel string) error {
 func (db *Database) Release() {
 	db.lending.Lock()
 	defer db.lending.Unlock()
+	db.plans = nil
 	for _, r := range db.rels {
 		r.indexes = nil
 		r.keys = nil

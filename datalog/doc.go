@@ -51,7 +51,11 @@
 // estimated; for several, the keys of the index on them), ties in source
 // order; negations and comparisons run as soon as
 // their variables are bound. An atom that binds no new variable stops at its
-// first match (a semi-join).
+// first match (a semi-join). A variant's plan is kept and used again, in
+// later iterations and Runs, while the relations it estimated stay within
+// a factor of two of their sizes then: any order joins the same tuples and
+// derives the same set (only the tuples' order depends on the plan), and
+// most iterations add few.
 //
 // With more than one core (GOMAXPROCS), a plan whose first step scans 512
 // tuples or more shares them out: the scan is cut into chunks, workers

@@ -976,6 +976,11 @@ q(x, z) :- path(x, y), edge(y, z), x != z.
 	if got, want := len(tuples(readers[0], "q")), len(tuples(freshReader, "q")); got != want {
 		t.Errorf("reader after more facts: %d q tuples, want %d", got, want)
 	}
+	// A plan asking for the index on edge gets the reader's copy, which
+	// chains its tuples, not the index it shared.
+	if edge := readers[0].rels[readerProg.Relation("edge").index]; len(edge.index([]int{0}).next) != edge.n {
+		t.Errorf("grown reader's index on edge chains %d tuples, want its %d", len(edge.index([]int{0}).next), edge.n)
+	}
 	// The other reader still reads the lender's first tuples and indexes,
 	// which index its tuples only.
 	if ix := readers[1].rels[readerProg.Relation("edge").index].indexes[0]; len(ix.next) != readers[1].Len("edge") {
@@ -1225,5 +1230,85 @@ p(x, z) :- p(x, y), e(y, z).
 	}
 	if !slices.Equal(kept.Flat("p"), released.Flat("p")) || released.Len("p") != 60*61/2 {
 		t.Errorf("p after more facts: %d tuples released, %d kept, want %d, the same", released.Len("p"), kept.Len("p"), 60*61/2)
+	}
+}
+
+// A plan is reused while the relations it estimated stay within a factor
+// of planReuse of their sizes then, and made again past it; a reused plan
+// reads indexes brought up to date; Release drops the plans; and the
+// tuples are those a fresh database derives.
+func TestPlanReuse(t *testing.T) {
+	const src = `
+.decl a(x:number, y:number)
+.decl b(y:number, z:number)
+.decl h(x:number, z:number)
+.input a, b
+h(x, z) :- a(x, y), b(y, z).
+`
+	prog := mustParse(t, src)
+	db := NewDatabase(prog)
+	var all = map[string][]uint32{}
+	add := func(rel string, n, from int) {
+		t.Helper()
+		var flat []uint32
+		for i := from; i < from+n; i++ { // a(i, i%5), b(i%5, i): each joins the other's every tuple
+			if rel == "a" {
+				flat = append(flat, uint32(i), uint32(i%5))
+			} else {
+				flat = append(flat, uint32(i%5), uint32(i))
+			}
+		}
+		all[rel] = append(all[rel], flat...)
+		if err := db.AddFlat(rel, flat); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func() {
+		t.Helper()
+		if _, err := db.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("a", 10, 0)
+	add("b", 10, 0)
+	run()
+	add("a", 2, 10) // a variant per atom, each planned by the other's size
+	add("b", 2, 10)
+	run()
+	key := [2]int{0, 0}
+	made := db.plans[key]
+	if made == nil {
+		t.Fatal("no plan kept for h's variant reading a's delta")
+	}
+	add("a", 2, 20)
+	add("b", 5, 20) // 12 -> 17 tuples: within the factor
+	run()
+	if db.plans[key] != made {
+		t.Error("plan made again for b at 17 tuples, made for 12")
+	}
+	add("a", 2, 30)
+	add("b", 20, 40) // 17 -> 37 tuples: past the factor
+	run()
+	if db.plans[key] == made {
+		t.Error("plan reused for b at 37 tuples, made for 12")
+	}
+	db.Release() // drops the plans with the indexes they read
+	if len(db.plans) > 0 {
+		t.Errorf("%d plans kept after Release", len(db.plans))
+	}
+	add("a", 2, 60)
+	add("b", 2, 60)
+	run()
+	fresh := NewDatabase(prog)
+	for rel, flat := range all {
+		if err := fresh.AddFlat(rel, flat); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := fresh.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rows(db, "h"), rows(fresh, "h"); !slices.Equal(got, want) {
+		t.Errorf("h after reused plans: %d tuples, want %d:\n%v\nwant\n%v", len(got), len(want), got, want)
 	}
 }

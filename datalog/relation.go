@@ -158,18 +158,13 @@ func (r *relation) insert(t []uint32) bool {
 // index returns the index on cols, building it on first use, with every
 // tuple of the relation so far.
 func (r *relation) index(cols []int) *hashIndex {
-	var found *hashIndex
-	for _, ix := range r.indexes {
+	for i, ix := range r.indexes {
 		if equalInts(ix.cols, cols) {
-			found = ix
-			break
+			r.catchUp()
+			return r.indexes[i] // (a copy, if catchUp copied a shared one)
 		}
 	}
-	if found != nil {
-		r.catchUp()
-		return found
-	}
-	found = &hashIndex{}
+	found := &hashIndex{}
 	if len(cols) == 1 {
 		if k := r.columnKeys(cols[0]); !k.tooLarge && byValueFits(k.top, k.count) {
 			found.initByValue(cols, k.top, r.n)
