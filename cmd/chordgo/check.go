@@ -218,6 +218,7 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	case <-ctx.Done():
 	}
 	an.mu.Lock()
+	an.taken = true
 	prog, runErr, finished, phase := an.prog, an.err, an.finished, an.phase
 	factsTime, ciTime, reportTime := an.factsTime, an.ciTime, an.reportTime
 	// The programs done, and the last completed run of each in progress.
@@ -316,6 +317,11 @@ type analysis struct {
 	current                       map[int]*demand.Result  // by program: the last completed run of those in progress
 	finished                      bool                    // run returned: err is set if it failed
 	err                           error
+	// taken is set when the command has read the results. A budget stop
+	// leaves run going until its current stage ends; what it completes
+	// after is dropped, so that keep's owner (racefree's planner), used
+	// by the command from then on, is not written by run at the same time.
+	taken bool
 }
 
 func (an *analysis) set(f func()) {
@@ -382,17 +388,26 @@ func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []strin
 	}
 	eo.Started = func(n int) { an.progress.run(n, prog.ProgramName(n), 1) }
 	return demand.Each(a, opts, eo, func(dr *demand.Result) error {
-		// Under the lock: the command, stopping, would otherwise build
-		// this report from an.current at the same time.
-		an.set(func() {
-			t := time.Now()
-			an.reports[dr.Program] = an.build(dr)
-			delete(an.current, dr.Program)
-			an.reportTime += time.Since(t)
-		})
-		an.progress.done(dr.Program)
+		an.programDone(dr)
 		return nil
 	})
+}
+
+// programDone builds the report of a program's final result, unless the
+// command has taken the results.
+func (an *analysis) programDone(dr *demand.Result) {
+	// Under the lock: the command, stopping, would otherwise build this
+	// report from an.current at the same time.
+	an.set(func() {
+		if an.taken {
+			return
+		}
+		t := time.Now()
+		an.reports[dr.Program] = an.build(dr)
+		delete(an.current, dr.Program)
+		an.reportTime += time.Since(t)
+	})
+	an.progress.done(dr.Program)
 }
 
 // setPhase says what the analysis is doing, for messages and the progress

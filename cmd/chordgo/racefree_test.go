@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/chordgo/chordgo/demand"
+	"github.com/chordgo/chordgo/reports"
 )
 
 func TestRacefree(t *testing.T) {
@@ -41,5 +44,19 @@ func TestRacefree(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(out), "rf.files", "0_loops.go")); err != nil {
 		t.Errorf("the rewritten copy: %v", err)
+	}
+}
+
+// TestNoResultsAfterTaken: once the command has taken the results (a budget
+// stopped it while run went on), a program that run completes later is
+// dropped, so that keep does not write racefree's planner while the
+// command plans from it.
+func TestNoResultsAfterTaken(t *testing.T) {
+	kept := 0
+	an := &analysis{keep: func(*demand.Result) { kept++ }, progress: &progress{stopped: true, running: map[int]string{}},
+		reports: map[int]*reports.Report{}, current: map[int]*demand.Result{}, taken: true}
+	an.programDone(&demand.Result{Program: 1})
+	if kept != 0 || len(an.reports) != 0 {
+		t.Errorf("after the results were taken: keep called %d times, %d reports built; want none", kept, len(an.reports))
 	}
 }
