@@ -214,7 +214,7 @@
 //	move(to:V, from:V)            to may hold what from holds: Phi, ChangeType, ChangeInterface,
 //	                              Convert between pointer-like types, MakeInterface of a pointer (or of
 //	                              a slice, map or func type, besides the box), Extract from a tuple that
-//	                              is not a call's, Slice, MultiConvert, SliceToArrayPointer, append's
+//	                              is not a call's or a map range's Next, Slice, MultiConvert, SliceToArrayPointer, append's
 //	                              result from its first argument, ssa:wrapnilchk, unsafe.Add/Slice/SliceData
 //	typeAssert(to:V, from:V)      to = from.(T): to gets the objects of from that pass the assertion
 //	                              (assertType, opaqueType)
