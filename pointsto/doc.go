@@ -190,10 +190,10 @@
 //	   each load of a struct or array value that carries pointers (its value
 //	   tree). Sub-sites: locations inside a root
 //	   site: one per struct field that some FieldAddr addresses, [*] for the
-//	   elements of arrays and slices' backing arrays, [map] for a map's keys
-//	   and values, [chan] for a channel's elements, recursively for nested
+//	   elements of arrays and slices' backing arrays, [key] and [value] for
+//	   a map's keys and its values, [chan] for a channel's elements, recursively for nested
 //	   struct and array values.
-//	F  fields: [*] (0), [map] (1), [chan] (2), then the addressed struct fields,
+//	F  fields: [*] (0), [key] (1), [value] (2), [chan] (3), then the addressed struct fields,
 //	   identified by struct type (types.Identical) and index.
 //	T  types (types.Identical): the dynamic types of objects (hType), the types
 //	   of values put into interfaces (ifaceType), value receivers' types.
@@ -214,7 +214,7 @@
 //	move(to:V, from:V)            to may hold what from holds: Phi, ChangeType, ChangeInterface,
 //	                              Convert between pointer-like types, MakeInterface of a pointer (or of
 //	                              a slice, map or func type, besides the box), Extract from a tuple that
-//	                              is not a call's, Slice, MultiConvert, SliceToArrayPointer, append's
+//	                              is not a call's or a map range's Next, Slice, MultiConvert, SliceToArrayPointer, append's
 //	                              result from its first argument, ssa:wrapnilchk, unsafe.Add/Slice/SliceData
 //	typeAssert(to:V, from:V)      to = from.(T): to gets the objects of from that pass the assertion
 //	                              (assertType, opaqueType)
@@ -227,9 +227,11 @@
 //	                              interface, which points only to its box)
 //	fieldAddr(to:V, base:V, f:F)  to = &base.f (FieldAddr), to = &base[i] (IndexAddr, f = [*])
 //	contentLoad(to:V, base:V, f:F)   to gets the contents of sub-site f (and below) of base's objects:
-//	                              map lookup and range ([map]), receive and select receive ([chan])
+//	                              map lookup ([value]), the key and value of a map range's Next
+//	                              ([key], [value]: its Extracts), receive and select receive ([chan])
 //	contentStore(base:V, f:F, from:V) sub-site f (and below) of base's objects gets from's pointers:
-//	                              map update (key and value), send, select send
+//	                              map update (the key into [key], the value into [value]), send,
+//	                              select send
 //	copyContents(dst:V, src:V, f:F)  sub-site f of dst's objects is a copy of sub-site f of src's objects,
 //	                              path by path: copy, append (from the first argument and from the
 //	                              spread argument); elements that are structs carry their fields

@@ -411,7 +411,7 @@ func (x *extractor) collectFields() {
 		return cmp.Compare(a.key.idx, b.key.idx)
 	})
 	f := x.f
-	f.fields = make([]fieldInfo, 3, 3+len(cands))
+	f.fields = make([]fieldInfo, pseudoFields, pseudoFields+len(cands))
 	for _, c := range cands {
 		x.fieldIDs[c.key] = uint32(len(f.fields))
 		f.fields = append(f.fields, c.info)
@@ -600,7 +600,8 @@ func (x *extractor) subSites(root, parent uint32, t types.Type, array bool) {
 		h := x.subSite(root, parent, FieldElem, u.Elem())
 		x.subSites(root, h, u.Elem(), false)
 	case *types.Map:
-		x.subSite(root, parent, FieldMap, nil)
+		x.subSite(root, parent, FieldMapKey, nil)
+		x.subSite(root, parent, FieldMapValue, nil)
 	case *types.Chan:
 		x.subSite(root, parent, FieldChan, nil)
 	}
@@ -868,6 +869,21 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		if _, ok := in.Tuple.(*ssa.Call); ok {
 			return // callResult: the call's result z is this Extract
 		}
+		if next, ok := in.Tuple.(*ssa.Next); ok {
+			// A range over a map: (ok, key, value). go/ssa reads a Next's
+			// tuple only through Extracts, so the key and the value load
+			// their own contents and the tuple holds none.
+			field := FieldMapKey
+			if in.Index == 2 {
+				field = FieldMapValue
+			}
+			if rng, ok := next.Iter.(*ssa.Range); ok && !next.IsString && in.Index > 0 {
+				if mp, ok := x.vid(rng.X); ok {
+					x.e3(rContentLoad, to, mp, field)
+				}
+			}
+			return
+		}
 		if from, ok := x.vid(in.Tuple); ok {
 			x.e2(rMove, to, from)
 		}
@@ -900,7 +916,7 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		e := x.newAccess(in, m)
 		x.e2(rMapRead, e, mp)
 		if to, ok := x.local[in]; ok {
-			x.e3(rContentLoad, to, mp, FieldMap)
+			x.e3(rContentLoad, to, mp, FieldMapValue)
 		}
 
 	case *ssa.Range:
@@ -910,20 +926,6 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		if mp, ok := x.vid(in.X); ok {
 			e := x.newAccess(in, m)
 			x.e2(rMapRead, e, mp)
-		}
-
-	case *ssa.Next:
-		if in.IsString {
-			return
-		}
-		to, ok := x.local[in]
-		if !ok {
-			return
-		}
-		if rng, ok := in.Iter.(*ssa.Range); ok {
-			if mp, ok := x.vid(rng.X); ok {
-				x.e3(rContentLoad, to, mp, FieldMap)
-			}
 		}
 
 	case *ssa.UnOp:
@@ -987,10 +989,10 @@ func (x *extractor) instr(m uint32, instr ssa.Instruction) {
 		e := x.newAccess(in, m)
 		x.e2(rMapWrite, e, mp)
 		if k, ok := x.vid(in.Key); ok {
-			x.e3(rContentStore, mp, FieldMap, k)
+			x.e3(rContentStore, mp, FieldMapKey, k)
 		}
 		if v, ok := x.vid(in.Value); ok {
-			x.e3(rContentStore, mp, FieldMap, v)
+			x.e3(rContentStore, mp, FieldMapValue, v)
 		}
 
 	case *ssa.Send:

@@ -16,11 +16,19 @@ import (
 // NoID marks a missing id.
 const NoID = ^uint32(0)
 
-// Pseudo-fields: the first three F ids.
+// Pseudo-fields: the first four F ids.
+//
+// A map's keys and values are different contents: m[k] gives a value, never
+// a key, so a map keyed by pointers does not make its lookups point to the
+// keys. Only a range (the key of its Next) reads the keys; reflect and the
+// runtime's map functions that could too are not analyzed (doc.go).
 const (
-	FieldElem uint32 = 0 // [*]: the elements of an array or a slice's backing array
-	FieldMap  uint32 = 1 // [map]: the keys and values of a map
-	FieldChan uint32 = 2 // [chan]: the elements buffered in (or passed through) a channel
+	FieldElem     uint32 = 0 // [*]: the elements of an array or a slice's backing array
+	FieldMapKey   uint32 = 1 // [key]: the keys of a map
+	FieldMapValue uint32 = 2 // [value]: the values of a map
+	FieldChan     uint32 = 3 // [chan]: the elements buffered in (or passed through) a channel
+
+	pseudoFields = 4
 )
 
 // SiteKind says what created an abstract object.
@@ -404,13 +412,15 @@ func shortPos(p token.Position) string {
 	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }
 
-// FieldDesc describes a field: "(pkg.T).f", "[*]", "[map]", "[chan]".
+// FieldDesc describes a field: "(pkg.T).f", "[*]", "[key]", "[value]", "[chan]".
 func (f *Facts) FieldDesc(id uint32) string {
 	switch id {
 	case FieldElem:
 		return "[*]"
-	case FieldMap:
-		return "[map]"
+	case FieldMapKey:
+		return "[key]"
+	case FieldMapValue:
+		return "[value]"
 	case FieldChan:
 		return "[chan]"
 	}
@@ -420,7 +430,7 @@ func (f *Facts) FieldDesc(id uint32) string {
 
 // fieldLabel is the short form used in site paths: ".f" or "[*]".
 func (f *Facts) fieldLabel(id uint32) string {
-	if id <= FieldChan {
+	if id < pseudoFields {
 		return f.FieldDesc(id)
 	}
 	return "." + f.fields[id].v.Name()

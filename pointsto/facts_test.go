@@ -119,16 +119,28 @@ func testMaps(t *testing.T, fx *fixture) {
 	mapOps("lookup", "mapRead")
 	mapOps("range", "mapRead")
 	mapOps("len", "mapRead")
-	if c := fx.s.contents(fx.subSiteByPath(mk, "[map]")); !hasID(c, newx) {
-		t.Errorf("[map] holds %v", fx.siteDescs(c))
-	}
-	y := fx.value("maps", "lookup", func(v ssa.Value) bool { _, ok := v.(*ssa.Lookup); return ok })
-	if p := fx.s.pointsTo(y); !slices.Equal(p, []uint32{newx}) {
-		t.Errorf("m[\"a\"] points to %v", fx.siteDescs(p))
-	}
-	sink := fx.globalSite("maps", "sink")
-	if c := fx.s.contents(sink); !slices.Equal(c, []uint32{newx}) {
-		t.Errorf("sink (range value) holds %v", fx.siteDescs(c))
+	isLookup := func(v ssa.Value) bool { _, ok := v.(*ssa.Lookup); return ok }
+	// A map keyed by pointers: its keys are not its values, so a lookup
+	// gives the values only and a range's key the keys only.
+	byPtr := fx.site("maps", "makeptr", SiteMakeMap)
+	newk := fx.site("maps", "newk", SiteAlloc)
+	for _, c := range []struct {
+		what string
+		got  []uint32
+		want []uint32
+	}{
+		{"m's [value]", fx.s.contents(fx.subSiteByPath(mk, "[value]")), []uint32{newx}},
+		{"m[\"a\"]", fx.s.pointsTo(fx.value("maps", "lookup", isLookup)), []uint32{newx}},
+		{"sink (range value)", fx.s.contents(fx.globalSite("maps", "sink")), []uint32{newx}},
+		{"byPtr's [key]", fx.s.contents(fx.subSiteByPath(byPtr, "[key]")), []uint32{newk}},
+		{"byPtr's [value]", fx.s.contents(fx.subSiteByPath(byPtr, "[value]")), []uint32{newx}},
+		{"byPtr[k]", fx.s.pointsTo(fx.value("maps", "lookupptr", isLookup)), []uint32{newx}},
+		{"sinkKey (range key)", fx.s.contents(fx.globalSite("maps", "sinkKey")), []uint32{newk}},
+		{"sinkValue (range value)", fx.s.contents(fx.globalSite("maps", "sinkValue")), []uint32{newx}},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s holds %v, want %v", c.what, fx.siteDescs(c.got), fx.siteDescs(c.want))
+		}
 	}
 }
 

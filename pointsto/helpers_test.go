@@ -283,7 +283,7 @@ func (fx *fixture) siteDescs(hs []uint32) []string {
 }
 
 // subSiteByPath returns the sub-site of root h reached by the field names
-// ("[*]", "[map]", "[chan]" or a field name).
+// ("[*]", "[key]", "[value]", "[chan]" or a field name).
 func (fx *fixture) subSiteByPath(h uint32, path ...string) uint32 {
 	fx.t.Helper()
 	for _, name := range path {

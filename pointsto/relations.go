@@ -18,7 +18,7 @@ const (
 	DomM Domain = iota // functions
 	DomV               // pointer-carrying SSA values
 	DomH               // abstract object sites (root sites and sub-sites)
-	DomF               // fields and pseudo-fields [*], [map], [chan]
+	DomF               // fields and pseudo-fields [*], [key], [value], [chan]
 	DomT               // dynamic types of objects
 	DomN               // method names
 	DomI               // call sites
@@ -34,7 +34,7 @@ var domainDocs = [numDomains]string{
 	"functions",
 	"pointer-carrying SSA values",
 	"abstract object sites: root sites and their sub-sites",
-	"struct fields and the pseudo-fields [*], [map], [chan]",
+	"struct fields and the pseudo-fields [*], [key], [value], [chan]",
 	"dynamic types of objects",
 	"method names",
 	"call sites",

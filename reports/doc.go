@@ -41,7 +41,7 @@
 // named by its function, its operation, its shape (the kind of instruction
 // and how its address is formed: a field of a type, an element, a global,
 // a captured variable) and its ordinal among same-shaped accesses of its
-// function; a location by its sub-object path (fields, [*], [map]) from
+// function; a location by its sub-object path (fields, [*], [key], [value]) from
 // its root object, and the root by its global's name or by its function,
 // kind, type and ordinal among same allocations of that function. An edit
 // inside a function can renumber that function's later accesses of the

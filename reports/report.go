@@ -414,7 +414,13 @@ func (b *builder) location(h uint32) Location {
 	case site.Kind == pointsto.SiteSub && site.Field == pointsto.FieldElem:
 		loc.Kind = "element"
 		loc.Desc = "element of array allocated at " + loc.Object
-	case site.Kind == pointsto.SiteSub && site.Field == pointsto.FieldMap, root.Kind == pointsto.SiteMakeMap:
+	case site.Kind == pointsto.SiteSub && site.Field == pointsto.FieldMapKey:
+		loc.Kind = "map"
+		loc.Desc = "keys of map allocated at " + loc.Object
+	case site.Kind == pointsto.SiteSub && site.Field == pointsto.FieldMapValue:
+		loc.Kind = "map"
+		loc.Desc = "values of map allocated at " + loc.Object
+	case root.Kind == pointsto.SiteMakeMap:
 		loc.Kind = "map"
 		loc.Desc = "map allocated at " + loc.Object
 	case site.Kind == pointsto.SiteSub:

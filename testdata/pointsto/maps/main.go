@@ -1,7 +1,10 @@
-// Map update, lookup, range, delete and len.
+// Map update, lookup, range, delete and len; a map keyed by pointers, whose
+// keys and values are different contents.
 package main
 
 var sink *int
+
+var sinkKey, sinkValue *int
 
 func main() {
 	m := make(map[string]*int) // @make
@@ -13,4 +16,13 @@ func main() {
 	}
 	delete(m, "a")     // @delete
 	println(len(m), y) // @len
+
+	byPtr := make(map[*int]*int) // @makeptr
+	k := new(int)                // @newk
+	byPtr[k] = x
+	z := byPtr[k] // @lookupptr
+	println(z)
+	for key, value := range byPtr {
+		sinkKey, sinkValue = key, value
+	}
 }
