@@ -36,7 +36,11 @@ type Options struct {
 	Context context.Context
 	// Completed, if set, receives the result as it stands after each
 	// completed run, while the next one runs: a caller that cannot wait
-	// for a run to reach a stopping point reports that one.
+	// for a run to reach a stopping point reports that one. The loop then
+	// keeps no run's points-to and races once the next run starts, so
+	// that it holds one run's analysis at a time: a result with Stopped
+	// set has neither (nil), and the caller reports the last one Completed
+	// received (the same run; only Capped may have grown since).
 	Completed func(*Result)
 	// Patience is how many runs in a row may remove no race pair before
 	// the loop stops (0: DefaultPatience; negative: no limit, the loop
@@ -141,14 +145,16 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	completed := func() *Result {
 		out := *res
 		out.Iterations = slices.Clone(res.Iterations)
-		rr := *res.Races
-		rr.Stats = first
-		out.Races = &rr
+		if res.Races != nil {
+			rr := *res.Races
+			rr.Stats = first
+			out.Races = &rr
+		}
 		out.Capped = slices.Compact(slices.Sorted(slices.Values(res.Capped)))
 		return &out
 	}
 	stopped := func() (*Result, error) {
-		if res.Races == nil {
+		if len(res.Iterations) == 0 {
 			return nil, fmt.Errorf("%w: %w", errNoRun, context.Cause(ctx))
 		}
 		out := completed()
@@ -174,6 +180,12 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 	var limit *apd.Decimal // the bound on the estimate of a run after the first (nil: none)
 	instanceBudget := 0    // the bound on a later run's instance escape input (0: none)
 	for {
+		if ctx.Done() == nil || opts.Completed != nil {
+			// Nothing can stop the loop, or Completed has the last run: let
+			// it go before the next, which would otherwise hold two runs'
+			// analyses at its peak (bbolt's tests: 6.4 GB, one run 3.6 GB).
+			res.PointsTo, res.Races = nil, nil
+		}
 		if ctx.Err() != nil {
 			return stopped()
 		}
@@ -181,10 +193,6 @@ func run(a *pointsto.Analyzer, opts Options, funnel *races.Finder) (*Result, err
 		estimate := est.size(sigma)
 		if est.err != nil {
 			return nil, fmt.Errorf("demand: estimating contexts: %w", est.err)
-		}
-		if ctx.Done() == nil && opts.Completed == nil {
-			// Nothing can stop the loop nor hold this run: let it go before the next.
-			res.PointsTo, res.Races = nil, nil
 		}
 		r, err := a.Run(sigma)
 		if err != nil {

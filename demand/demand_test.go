@@ -604,7 +604,8 @@ func TestEstimateExact(t *testing.T) {
 // TestStop ends the loop through Options.Context at each stopping point on
 // Figure 4.1, which needs more than one run: stopped before the first run
 // completes there is nothing to report; stopped after it, the first run's
-// races are, which include the final run's.
+// races are, which include the final run's: the last result Completed
+// received, as the stopped result keeps no run's analysis.
 func TestStop(t *testing.T) {
 	a := analyzer(t, "./testdata/races/naik_fig4_1")
 	once, err := Run(a, Options{Once: true})
@@ -654,12 +655,19 @@ func TestStop(t *testing.T) {
 				t.Errorf("Stopped = %v, want %v", res.Stopped, want)
 			}
 			if len(res.Iterations) != len(tc.want.Iterations) || len(completed) != len(res.Iterations) {
-				t.Errorf("%d iterations and %d completed runs, want %d", len(res.Iterations), len(completed), len(tc.want.Iterations))
+				t.Fatalf("%d iterations and %d completed runs, want %d", len(res.Iterations), len(completed), len(tc.want.Iterations))
 			}
-			if got, want := racePositions(res), racePositions(tc.want); !slices.Equal(got, want) {
+			reported := res
+			if res.Stopped != nil {
+				if res.PointsTo != nil || res.Races != nil {
+					t.Error("the stopped result keeps the last run's analysis, which Completed has")
+				}
+				reported = completed[len(completed)-1]
+			}
+			if got, want := racePositions(reported), racePositions(tc.want); !slices.Equal(got, want) {
 				t.Errorf("races %v, want %v", got, want)
 			}
-			if got, want := res.Races.Stats, once.Races.Stats; got.Original != want.Original || got.Unlocked != want.Unlocked {
+			if got, want := reported.Races.Stats, once.Races.Stats; got.Original != want.Original || got.Unlocked != want.Unlocked {
 				t.Errorf("funnel stats %+v, want the first run's %+v", got, want)
 			}
 		})
@@ -695,13 +703,18 @@ func TestEach(t *testing.T) {
 			defer cancel(nil)
 			var completed, programs []int
 			var positions []string
+			last := map[int]*Result{} // by program: the last completed run
 			err := Each(a, Options{Context: ctx, Completed: func(r *Result) {
 				completed = append(completed, r.Program)
+				last[r.Program] = r
 				if tc.stop {
 					cancel(budget)
 				}
 			}}, EachOptions{Workers: tc.workers}, func(r *Result) error {
 				programs = append(programs, r.Program)
+				if r.Stopped != nil {
+					r = last[r.Program]
+				}
 				positions = append(positions, racePositions(r)...)
 				return nil
 			})

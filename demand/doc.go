@@ -110,6 +110,10 @@
 // loop would report: each run's races include the next run's (the first
 // shortcut above). Options.Completed receives the result after each
 // completed run, for a caller that cannot wait for the next stopping point
-// (a Datalog run does not stop midway); while a context or that callback
-// can stop the loop, a run's result is kept while the next one runs.
+// (a Datalog run does not stop midway). A run's result is kept while the
+// next one runs only when a context can stop the loop and no such
+// callback has it: with Completed set, a stopped result carries no
+// points-to nor races, and the caller reports what Completed last
+// received (chordgo check builds each run's report as it completes), so
+// that the loop's peak is one run's, not two.
 package demand

@@ -80,52 +80,84 @@ const (
 // program at a time (Add), so that no program's result is kept while the
 // others are analyzed, and then plans the overlay (Plan).
 type Planner struct {
-	facts   *pointsto.Facts
-	fset    *token.FileSet
+	facts     *pointsto.Facts
+	fset      *token.FileSet
+	byProgram map[int]*programSets // added, not yet joined into the sets below
+	programSets
+	access map[ssa.Instruction]bool
+	safe   map[*ssa.Function]bool      // inlineSafe, memoized
+	spans  map[*ssa.Function]spanCover // spanRedundant, memoized
+}
+
+// programSets is what Plan reads of one program's result, or of the
+// programs joined.
+type programSets struct {
 	reached map[*ssa.Function]bool
 	racy    map[*ssa.Function]bool // functions with an access in a race
 	racyE   map[ssa.Instruction]bool
-	access  map[ssa.Instruction]bool
 	callees map[ssa.CallInstruction][]*ssa.Function // of dynamic calls, from the final call graph
-	safe    map[*ssa.Function]bool                  // inlineSafe, memoized
-	spans   map[*ssa.Function]spanCover             // spanRedundant, memoized
+}
+
+func newProgramSets() programSets {
+	return programSets{reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{},
+		racyE: map[ssa.Instruction]bool{}, callees: map[ssa.CallInstruction][]*ssa.Function{}}
 }
 
 // NewPlanner returns a Planner that has seen no program.
 func NewPlanner() *Planner {
-	return &Planner{
-		reached: map[*ssa.Function]bool{}, racy: map[*ssa.Function]bool{}, racyE: map[ssa.Instruction]bool{},
-		access: map[ssa.Instruction]bool{}, callees: map[ssa.CallInstruction][]*ssa.Function{},
-		safe: map[*ssa.Function]bool{}, spans: map[*ssa.Function]spanCover{},
-	}
+	return &Planner{byProgram: map[int]*programSets{}, programSets: newProgramSets(), access: map[ssa.Instruction]bool{},
+		safe: map[*ssa.Function]bool{}, spans: map[*ssa.Function]spanCover{}}
 }
 
-// Add gathers what a program's final result says: the functions it
-// reaches, those with an access in a race, the accesses, and the callees
-// of dynamic calls. The programs share the facts' ids (pointsto's
-// Analyzer.Program), so their sets join.
+// Add gathers what a program's result says: the functions it reaches,
+// those with an access in a race, the accesses, and the callees of
+// dynamic calls. A later result of the same program (dr.Program: chordgo
+// check adds each completed run of the demand loop, as a budget may end
+// the loop after any) replaces the earlier one, so the plan is the last
+// one's. The programs share the facts' ids (pointsto's
+// Analyzer.Program), so their sets join (join).
 func (p *Planner) Add(dr *demand.Result) {
 	f := dr.PointsTo.Facts
-	p.facts, p.fset = f.Whole(), f.Prog.Fset
+	if p.facts == nil {
+		p.facts, p.fset = f.Whole(), f.Prog.Fset
+		for e := range uint32(f.Size(pointsto.DomE)) {
+			p.access[f.Access(e)] = true
+		}
+	}
+	s := newProgramSets()
 	for t := range dr.PointsTo.Tuples("reach") {
-		p.reached[f.Func(t[1])] = true
+		s.reached[f.Func(t[1])] = true
 	}
 	for _, r := range dr.Races.Races {
 		for _, a := range r.Accesses {
-			p.racy[f.Func(f.AccessFunc(a.E))] = true
-			p.racyE[f.Access(a.E)] = true
+			s.racy[f.Func(f.AccessFunc(a.E))] = true
+			s.racyE[f.Access(a.E)] = true
 		}
-	}
-	for e := range uint32(f.Size(pointsto.DomE)) {
-		p.access[f.Access(e)] = true
 	}
 	for i, ms := range dr.PointsTo.CallGraph() {
 		for _, m := range ms {
-			if fn := f.Func(m); !slices.Contains(p.callees[f.Call(i)], fn) {
-				p.callees[f.Call(i)] = append(p.callees[f.Call(i)], fn)
+			s.callees[f.Call(i)] = append(s.callees[f.Call(i)], f.Func(m))
+		}
+	}
+	p.byProgram[dr.Program] = &s
+}
+
+// join joins the sets of the programs added into p's, in program order.
+func (p *Planner) join() {
+	for _, n := range slices.Sorted(maps.Keys(p.byProgram)) {
+		s := p.byProgram[n]
+		maps.Copy(p.reached, s.reached)
+		maps.Copy(p.racy, s.racy)
+		maps.Copy(p.racyE, s.racyE)
+		for call, fns := range s.callees {
+			for _, fn := range fns {
+				if !slices.Contains(p.callees[call], fn) {
+					p.callees[call] = append(p.callees[call], fn)
+				}
 			}
 		}
 	}
+	clear(p.byProgram)
 }
 
 // Plan decides which function declarations of the packages analyzed are
@@ -137,6 +169,7 @@ func (p *Planner) Add(dr *demand.Result) {
 // into it (inlineSafe). replaceable says which files an overlay may
 // replace. Functions are returned in file and offset order.
 func (p *Planner) Plan(replaceable func(file string) bool) []Function {
+	p.join()
 	var out []Function
 	for _, d := range p.decls() {
 		out = append(out, p.decide(d, replaceable))

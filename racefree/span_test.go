@@ -190,6 +190,7 @@ func TestSpanMark(t *testing.T) {
 		t.Run(tc.racy, func(t *testing.T) {
 			p := NewPlanner()
 			p.Add(dr)
+			p.join()
 			var bump *ssa.Function
 			for fn := range p.reached {
 				if fn.Name() == "bump" {

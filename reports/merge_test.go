@@ -46,7 +46,7 @@ func programReports(t *testing.T, a *pointsto.Analyzer, opts Options) []*Report 
 	byProgram := map[int]*Report{}
 	err := demand.Each(a, demand.Options{Once: true}, demand.EachOptions{}, func(dr *demand.Result) error {
 		rep := Build(dr.PointsTo, dr.Races, opts)
-		rep.Stats.Demand = DemandStats(dr)
+		rep.Stats.Demand = DemandStats(dr, a.Facts)
 		byProgram[dr.Program] = rep
 		return nil
 	})

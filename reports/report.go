@@ -157,8 +157,9 @@ type Demand struct {
 	Capped     []string       `json:"capped,omitempty"` // sites whose k stayed below what the loop asked, for -max-contexts or demand.MaxGrowth
 }
 
-// DemandStats describes the demand loop's iterations.
-func DemandStats(dr *demand.Result) *Demand {
+// DemandStats describes the demand loop's iterations; f names the capped
+// sites (a stopped result has no points-to to take them from).
+func DemandStats(dr *demand.Result, f *pointsto.Facts) *Demand {
 	d := &Demand{Iterations: len(dr.Iterations), SitesByK: map[string]int{}}
 	for _, it := range dr.Iterations {
 		d.Contexts = append(d.Contexts, it.Contexts)
@@ -169,11 +170,21 @@ func DemandStats(dr *demand.Result) *Demand {
 	for k, n := range dr.Iterations[len(dr.Iterations)-1].SitesByK {
 		d.SitesByK[strconv.Itoa(k)] = n
 	}
-	f := dr.PointsTo.Facts
 	for _, h := range dr.Capped {
 		d.Capped = append(d.Capped, f.SiteDesc(h))
 	}
 	return d
+}
+
+// SetDemand replaces the demand loop's record of a program's report, also
+// in its program's statistics if Describe has made them: a report built
+// when a run completed takes the record of the loop that ends after it
+// (the sites capped since).
+func (rep *Report) SetDemand(d *Demand) {
+	rep.Stats.Demand = d
+	for i := range rep.Stats.Programs {
+		rep.Stats.Programs[i].Demand = d
+	}
 }
 
 // Filtered counts the ultimate pairs that filters took out of a report,

@@ -152,9 +152,9 @@ type analysisFlags struct {
 	// mayStart says whether one more program may be analyzed beside those
 	// in progress (the memory budget); nil: always, up to GOMAXPROCS.
 	mayStart func() bool
-	// keep, if set, receives the result each program's report is built
-	// from (its last completed run), one at a time: racefree plans from
-	// them.
+	// keep, if set, receives each completed run's result, one at a time,
+	// as its report is built: racefree plans from the last one of each
+	// program (racefree.Planner.Add).
 	keep func(*demand.Result)
 }
 
@@ -204,7 +204,7 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	opts := af.races
 	opts.Std = *af.std
 	an := &analysis{done: make(chan struct{}), shard: af.shard, progress: newProgress(os.Stderr), keep: af.keep,
-		reports: map[int]*reports.Report{}, current: map[int]*demand.Result{}}
+		reports: map[int]*reports.Report{}, current: map[int]*reports.Report{}}
 	defer an.progress.stop()
 	an.repOpts = reports.Options{MaxPaths: *af.maxPaths, Timings: timings, Shard: af.shard.n > 0}
 	if review != nil {
@@ -219,7 +219,7 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	}
 	an.mu.Lock()
 	an.taken = true
-	prog, runErr, finished, phase := an.prog, an.err, an.finished, an.phase
+	prog, runErr, finished, phase, loopStopped := an.prog, an.err, an.finished, an.phase, an.stopped
 	factsTime, ciTime, reportTime := an.factsTime, an.ciTime, an.reportTime
 	// The programs done, and the last completed run of each in progress.
 	var reps []*reports.Report
@@ -227,10 +227,8 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 	for _, n := range an.programs {
 		if r := an.reports[n]; r != nil {
 			reps = append(reps, r)
-		} else if dr := an.current[n]; dr != nil {
-			t := time.Now()
-			reps = append(reps, an.build(dr))
-			reportTime += time.Since(t)
+		} else if r := an.current[n]; r != nil {
+			reps = append(reps, r)
 		} else {
 			missing = append(missing, n)
 		}
@@ -249,7 +247,7 @@ func (af *analysisFlags) analyze(ctx context.Context, cmd string, lf *loadFlags,
 			return nil, prog, notAnalyzed(cmd, prog, nil, be)
 		}
 		return fail(runErr)
-	case !finished:
+	case !finished || loopStopped:
 		stopped = budgetOf(context.Cause(ctx))
 	}
 	if stopped != nil && len(reps) == 0 {
@@ -314,7 +312,8 @@ type analysis struct {
 	programs                      []int             // the programs to analyze (this shard's), once loaded
 	factsTime, ciTime, reportTime time.Duration
 	reports                       map[int]*reports.Report // by program: the programs done
-	current                       map[int]*demand.Result  // by program: the last completed run of those in progress
+	current                       map[int]*reports.Report // by program: the report of the last completed run of those in progress
+	stopped                       bool                    // a budget stopped some program's demand loop: its report is its last completed run's
 	finished                      bool                    // run returned: err is set if it failed
 	err                           error
 	// taken is set when the command has read the results. A budget stop
@@ -336,14 +335,14 @@ func (an *analysis) run(ctx context.Context, lf *loadFlags, patterns []string, a
 	close(an.done)
 }
 
-// build describes a program's result (an.mu held): its report keeps the
-// descriptions of its races, not the program's analysis.
+// build describes a completed run's result (an.mu held): its report keeps
+// the descriptions of its races, not the program's analysis.
 func (an *analysis) build(dr *demand.Result) *reports.Report {
 	if an.keep != nil {
 		an.keep(dr)
 	}
 	rep := reports.Build(dr.PointsTo, dr.Races, an.repOpts)
-	rep.Stats.Demand = reports.DemandStats(dr)
+	rep.Stats.Demand = reports.DemandStats(dr, dr.PointsTo.Facts)
 	rep.Describe()
 	return rep
 }
@@ -382,30 +381,50 @@ func (an *analysis) analyze(ctx context.Context, lf *loadFlags, patterns []strin
 	an.progress.programs(len(programs))
 	eo.Programs = programs
 	opts.Context = ctx
+	// Each run's report is built as the run completes, so that the demand
+	// loop need not keep its analysis while the next run makes its own
+	// (demand.Options.Completed): a budget stop, whether the loop sees it
+	// or the command stops waiting, reports the last completed run, and
+	// the loop's result is that run's, with the sites capped since.
 	opts.Completed = func(dr *demand.Result) {
-		an.set(func() { an.current[dr.Program] = dr })
+		an.runCompleted(dr)
 		an.progress.run(dr.Program, prog.ProgramName(dr.Program), len(dr.Iterations)+1)
 	}
 	eo.Started = func(n int) { an.progress.run(n, prog.ProgramName(n), 1) }
 	return demand.Each(a, opts, eo, func(dr *demand.Result) error {
-		an.programDone(dr)
+		an.programDone(dr, facts)
 		return nil
 	})
 }
 
-// programDone builds the report of a program's final result, unless the
+// runCompleted builds the report of a program's completed run, unless the
 // command has taken the results.
-func (an *analysis) programDone(dr *demand.Result) {
-	// Under the lock: the command, stopping, would otherwise build this
-	// report from an.current at the same time.
+func (an *analysis) runCompleted(dr *demand.Result) {
 	an.set(func() {
 		if an.taken {
 			return
 		}
 		t := time.Now()
-		an.reports[dr.Program] = an.build(dr)
-		delete(an.current, dr.Program)
+		an.current[dr.Program] = an.build(dr)
 		an.reportTime += time.Since(t)
+	})
+}
+
+// programDone moves a program's last report to the programs done, with the
+// demand loop's final statistics, unless the command has taken the
+// results.
+func (an *analysis) programDone(dr *demand.Result, facts *pointsto.Facts) {
+	// Under the lock: the command, stopping, would otherwise take this
+	// report from an.current at the same time.
+	an.set(func() {
+		if an.taken {
+			return
+		}
+		rep := an.current[dr.Program]
+		rep.SetDemand(reports.DemandStats(dr, facts))
+		an.stopped = an.stopped || dr.Stopped != nil
+		an.reports[dr.Program] = rep
+		delete(an.current, dr.Program)
 	})
 	an.progress.done(dr.Program)
 }

@@ -39,6 +39,13 @@ func runCommand(t testing.TB, stdout, stderr io.Writer, args ...string) *exec.Cm
 // standard output and standard error.
 func runCaptured(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return captured(t, func() int { return run(args) })
+}
+
+// captured calls f and returns its result, and what it wrote to standard
+// output and standard error.
+func captured(t *testing.T, f func() int) (code int, stdout, stderr string) {
+	t.Helper()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +67,7 @@ func runCaptured(t *testing.T, args ...string) (code int, stdout, stderr string)
 			done <- err
 		}()
 	}
-	code = run(args)
+	code = f()
 	os.Stdout, os.Stderr = savedOut, savedErr
 	outW.Close()
 	errW.Close()

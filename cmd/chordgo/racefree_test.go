@@ -48,15 +48,18 @@ func TestRacefree(t *testing.T) {
 }
 
 // TestNoResultsAfterTaken: once the command has taken the results (a budget
-// stopped it while run went on), a program that run completes later is
-// dropped, so that keep does not write racefree's planner while the
-// command plans from it.
+// stopped it while run went on), a run or program that run completes later
+// is dropped, so that keep does not write racefree's planner while the
+// command plans from it, nor run a report the command merges.
 func TestNoResultsAfterTaken(t *testing.T) {
 	kept := 0
 	an := &analysis{keep: func(*demand.Result) { kept++ }, progress: &progress{stopped: true, running: map[int]string{}},
-		reports: map[int]*reports.Report{}, current: map[int]*demand.Result{}, taken: true}
-	an.programDone(&demand.Result{Program: 1})
-	if kept != 0 || len(an.reports) != 0 {
-		t.Errorf("after the results were taken: keep called %d times, %d reports built; want none", kept, len(an.reports))
+		reports: map[int]*reports.Report{}, current: map[int]*reports.Report{}, taken: true}
+	dr := &demand.Result{Program: 1}
+	an.runCompleted(dr)
+	an.programDone(dr, nil)
+	if kept != 0 || len(an.current) != 0 || len(an.reports) != 0 {
+		t.Errorf("after the results were taken: keep called %d times, %d runs and %d programs reported; want none",
+			kept, len(an.current), len(an.reports))
 	}
 }
