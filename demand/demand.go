@@ -492,46 +492,44 @@ func dynamicCallers(r *pointsto.Result, rr *races.Result) []pointsto.Ctx {
 
 // rootSplits returns the root sites to split by root for the races of rr
 // on objs (and their holders): objs' own, those in the contexts the racing
-// goroutines are spawned in and start in, and those of the objects on the
-// heap paths from the objects the goroutines start in (closures,
-// receivers) to objs. A goroutine of one test reaches another test's
-// object only through what is merged on such a path; splitting the
-// objects alone leaves the path handing both to each goroutine. Unlike k,
-// splitting by root unrolls nothing, so recursive contexts are split too.
-// The objects the goroutines start and are spawned in are split, not
-// refined: their k is not what merges two tests' goroutines.
+// goroutines are spawned in and start in, and those of every object from
+// which the heap reaches one of objs (a field, element, content or
+// closure variable at a time), but through no global or function object.
+// A goroutine of one test reaches another test's object only through what
+// is merged on such a path: a container or closure left on the empty base
+// hands each test's object to every test that loads from it (bbolt's
+// (*DB).mmap defers a closure that holds the variable holding the DB).
+// Splitting the objects alone, or only their direct holders, leaves that
+// path merged. A global or function object exists once whatever Sigma
+// is: what it holds is shared by every test, and what holds it holds the
+// one object, so the walk stops there. Unlike k, splitting by root
+// unrolls nothing, so recursive contexts are split too. The objects the
+// goroutines start and are spawned in are split, not refined: their k is
+// not what merges two tests' goroutines.
 func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx) []uint32 {
 	f, cs := r.Facts, r.Contexts
 	var sites []uint32
-	for _, o := range objs {
-		sites = append(sites, f.Site(cs.Site(o)).Root)
-	}
-	var starts []pointsto.Ctx // the objects goroutines start in
 	for _, c := range goroutineContexts(rr) {
-		for i, e := range cs.Elements(c) {
+		for _, e := range cs.Elements(c) {
 			if e.Site {
 				sites = append(sites, f.Site(e.ID).Root)
-				if i == 0 {
-					starts = append(starts, c)
-				}
 			}
 		}
 	}
 	root := outermost(r)
-	next := map[pointsto.Ctx][]pointsto.Ctx{}
-	heldIn(r, func(o, o2 pointsto.Ctx) {
-		next[root(o)] = append(next[root(o)], root(o2))
-	})
-	from := reachable(starts, root, func(o pointsto.Ctx) []pointsto.Ctx { return next[o] })
 	prev := map[pointsto.Ctx][]pointsto.Ctx{}
-	for o := range from {
-		for _, o2 := range next[o] {
-			prev[o2] = append(prev[o2], o)
+	heldIn(r, func(o, o2 pointsto.Ctx) {
+		prev[root(o2)] = append(prev[root(o2)], root(o))
+	})
+	once := func(o pointsto.Ctx) bool { return f.Site(cs.Site(o)).Func == pointsto.NoID }
+	held := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx {
+		if once(o) {
+			return nil
 		}
-	}
-	to := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx { return prev[o] })
-	for o := range to {
-		if from[o] {
+		return prev[o]
+	})
+	for o := range held {
+		if !once(o) {
 			sites = append(sites, f.Site(cs.Site(o)).Root)
 		}
 	}
@@ -695,7 +693,10 @@ type estimator struct {
 	memo    map[[2]uint32]*apd.Decimal
 	tests   map[uint32]bool         // the entries that run in root contexts of their own
 	roots   map[uint32]*apd.Decimal // by M: the tests that reach it, at least 1
-	err     error                   // the first arithmetic error (an exponent out of apd's range)
+	// carrying says, by M, whether m's contexts keep their root base
+	// under a Sigma (pointsto.Analyzer.Carrying).
+	carrying func(*pointsto.Sigma) []bool
+	err      error // the first arithmetic error (an exponent out of apd's range)
 }
 
 // add sets sum to sum+x, exactly (precision 0: no rounding).
@@ -725,7 +726,7 @@ func newEstimator(a *pointsto.Analyzer) *estimator {
 	f := a.Facts
 	nM := f.Size(pointsto.DomM)
 	e := &estimator{f: f, callers: make([][]uint32, nM), calls: a.ContextCalls(), callsTo: make([][]uint32, nM),
-		memo: map[[2]uint32]*apd.Decimal{}, tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}}
+		memo: map[[2]uint32]*apd.Decimal{}, tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}, carrying: a.Carrying}
 	for _, m := range f.TestEntries() {
 		e.tests[m] = true
 	}
@@ -808,22 +809,6 @@ func (e *estimator) reaching(fns []uint32, skip []bool) []uint32 {
 				out = append(out, caller)
 			}
 		}
-	}
-	return out
-}
-
-// carrying returns, by M, whether m's contexts keep their root base under
-// sigma: m may reach an allocation of a site split by root.
-func (e *estimator) carrying(sigma *pointsto.Sigma) []bool {
-	var fns []uint32
-	for h := range sigma.Roots {
-		if m := e.f.Site(h).Func; m != pointsto.NoID {
-			fns = append(fns, m)
-		}
-	}
-	out := make([]bool, len(e.callers))
-	for _, m := range e.reaching(fns, nil) {
-		out[m] = true
 	}
 	return out
 }
