@@ -44,21 +44,13 @@ func TestRootContexts(t *testing.T) {
 			sigma.Roots[h] = true
 		}
 		res := analyze(t, fx, sigma)
-		var roots []string
+		var objs []Ctx
 		for tu := range res.Tuples("pt") {
-			o := tu[2]
-			if res.Contexts.Site(o) != tt.site {
-				continue
-			}
-			name := ""
-			if ri, ok := res.Contexts.Root(o); ok {
-				name = f.Prog.Roots[ri].Name
-			}
-			if !slices.Contains(roots, name) {
-				roots = append(roots, name)
+			if res.Contexts.Site(tu[2]) == tt.site {
+				objs = append(objs, tu[2])
 			}
 		}
-		slices.Sort(roots)
+		roots := rootNames(res, objs)
 		if !slices.Equal(roots, tt.roots) {
 			t.Errorf("%s: objects of roots %q, want %q", tt.name, roots, tt.roots)
 		}
@@ -101,18 +93,7 @@ func TestRootContextsHelpers(t *testing.T) {
 			if tu[1] != helper {
 				continue
 			}
-			var roots []string
-			for _, o := range res.PointsTo(tu[0], param) {
-				name := ""
-				if ri, ok := res.Contexts.Root(o); ok {
-					name = f.Prog.Roots[ri].Name
-				}
-				if !slices.Contains(roots, name) {
-					roots = append(roots, name)
-				}
-			}
-			slices.Sort(roots)
-			got = append(got, strings.Join(roots, "+"))
+			got = append(got, strings.Join(rootNames(res, res.PointsTo(tu[0], param)), "+"))
 		}
 		slices.Sort(got)
 		want := []string{""}
@@ -123,4 +104,19 @@ func TestRootContextsHelpers(t *testing.T) {
 			t.Errorf("split %v: unmapData's contexts hold the DBs of roots %q, want %q", split, got, want)
 		}
 	}
+}
+
+// rootNames returns the names of the test roots whose objects objs are
+// ("" for objects of no root), sorted, once each.
+func rootNames(res *Result, objs []Ctx) []string {
+	var out []string
+	for _, o := range objs {
+		name := ""
+		if ri, ok := res.Contexts.Root(o); ok {
+			name = res.Facts.Prog.Roots[ri].Name
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
