@@ -289,7 +289,7 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 	// Without tests, benchmarks, fuzz targets or examples, no context has a
 	// root base to keep.
 	if len(f.TestEntries()) > 0 {
-		for _, h := range rootSplits(r, rr, objs) {
+		for _, h := range rootSplits(r, rr, objs, sigma) {
 			if !next.Roots[h] {
 				next.Roots[h] = true
 				changed = true
@@ -492,44 +492,72 @@ func dynamicCallers(r *pointsto.Result, rr *races.Result) []pointsto.Ctx {
 
 // rootSplits returns the root sites to split by root for the races of rr
 // on objs (and their holders): objs' own, those in the contexts the racing
-// goroutines are spawned in and start in, and those of every object from
-// which the heap reaches one of objs (a field, element, content or
-// closure variable at a time), but through no global or function object.
-// A goroutine of one test reaches another test's object only through what
-// is merged on such a path: a container or closure left on the empty base
-// hands each test's object to every test that loads from it (bbolt's
-// (*DB).mmap defers a closure that holds the variable holding the DB).
-// Splitting the objects alone, or only their direct holders, leaves that
-// path merged. A global or function object exists once whatever Sigma
-// is: what it holds is shared by every test, and what holds it holds the
-// one object, so the walk stops there. Unlike k, splitting by root
-// unrolls nothing, so recursive contexts are split too. The objects the
+// goroutines are spawned in and start in, those of the objects on the
+// heap paths from the objects the goroutines start in (closures,
+// receivers) to objs, and those of the first objects not split under
+// sigma on the heap paths that lead to objs through split ones. A
+// goroutine of one test reaches another test's object only through what
+// is merged on such a path; splitting the objects alone leaves the path
+// handing both to each goroutine. A split object is only as split as what
+// holds it: the variable holding a test's DB, split, is held by a closure
+// that every test's code makes in one object (bbolt's (*DB).mmap defers
+// it), which hands each DB to every test that runs it. Walking through
+// split objects only, one merged holder further per run, keeps the loop
+// from splitting at once every object that may reach a raced one (most of
+// a module's test code); a global or function object exists once whatever
+// Sigma is, so the walk stops there. Unlike k, splitting by root unrolls
+// nothing, so recursive contexts are split too. The objects the
 // goroutines start and are spawned in are split, not refined: their k is
 // not what merges two tests' goroutines.
-func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx) []uint32 {
+func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx, sigma *pointsto.Sigma) []uint32 {
 	f, cs := r.Facts, r.Contexts
 	var sites []uint32
+	for _, o := range objs {
+		sites = append(sites, f.Site(cs.Site(o)).Root)
+	}
+	var starts []pointsto.Ctx // the objects goroutines start in
 	for _, c := range goroutineContexts(rr) {
-		for _, e := range cs.Elements(c) {
+		for i, e := range cs.Elements(c) {
 			if e.Site {
 				sites = append(sites, f.Site(e.ID).Root)
+				if i == 0 {
+					starts = append(starts, c)
+				}
 			}
 		}
 	}
 	root := outermost(r)
-	prev := map[pointsto.Ctx][]pointsto.Ctx{}
+	next := map[pointsto.Ctx][]pointsto.Ctx{}
+	held := map[pointsto.Ctx][]pointsto.Ctx{} // the objects holding each
 	heldIn(r, func(o, o2 pointsto.Ctx) {
-		prev[root(o2)] = append(prev[root(o2)], root(o))
+		next[root(o)] = append(next[root(o)], root(o2))
+		held[root(o2)] = append(held[root(o2)], root(o))
 	})
-	once := func(o pointsto.Ctx) bool { return f.Site(cs.Site(o)).Func == pointsto.NoID }
-	held := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx {
-		if once(o) {
+	from := reachable(starts, root, func(o pointsto.Ctx) []pointsto.Ctx { return next[o] })
+	prev := map[pointsto.Ctx][]pointsto.Ctx{}
+	for o := range from {
+		for _, o2 := range next[o] {
+			prev[o2] = append(prev[o2], o)
+		}
+	}
+	to := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx { return prev[o] })
+	for o := range to {
+		if from[o] {
+			sites = append(sites, f.Site(cs.Site(o)).Root)
+		}
+	}
+	split := func(o pointsto.Ctx) bool {
+		h := f.Site(cs.Site(o))
+		return sigma.Roots[h.Root] && h.Func != pointsto.NoID
+	}
+	holders := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx {
+		if !split(o) {
 			return nil
 		}
-		return prev[o]
+		return held[o]
 	})
-	for o := range held {
-		if !once(o) {
+	for o := range holders {
+		if f.Site(cs.Site(o)).Func != pointsto.NoID {
 			sites = append(sites, f.Site(cs.Site(o)).Root)
 		}
 	}

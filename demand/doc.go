@@ -38,9 +38,11 @@
 // kobj.dl) is given on demand the same way: the first run splits nothing,
 // so a test's code is analyzed once however many tests reach it, and each
 // later Sigma splits the root sites of those objects, of the objects the
-// racing goroutines are spawned and start in, and of every object from
-// which the heap reaches a raced one, but through no global: the objects
-// through which one test's goroutine may reach another test's object. A site only joins Roots, so this adds at most one change
+// racing goroutines are spawned and start in, of the objects on the heap
+// paths from the objects a racing goroutine starts in to the raced ones,
+// and of the first objects not yet split on the heap paths that reach the
+// raced ones through split objects: the objects through which one test's
+// goroutine may reach another test's object. A site only joins Roots, so this adds at most one change
 // per site to the loop's bound. The loop stops when Sigma
 // does not change, or when Options.Patience runs in a row (default 2)
 // removed no race pair: the false races have stopped falling away.
