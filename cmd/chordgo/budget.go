@@ -152,10 +152,9 @@ var errInterrupted = &budgetError{"interrupted", "run again without interrupting
 
 // start returns a context that ends when a budget runs out or on SIGINT,
 // with a budgetError as its cause, and a function that releases it and
-// restores the memory limit. While the context lives, the collector is
-// paced by tuneCollector, the Go runtime's memory limit is the budget
-// (the collector works harder as the heap nears it) and a watchdog ends
-// the context when it cannot keep the heap below.
+// restores the memory limit. While the context lives, the Go runtime's
+// memory limit is the budget (the collector works harder as the heap nears
+// it) and a watchdog ends the context when it cannot keep the heap below.
 func (b *budgetFlags) start() (context.Context, func(), error) {
 	if b.mem.err != nil {
 		return nil, nil, b.mem.err
@@ -174,9 +173,6 @@ func (b *budgetFlags) start() (context.Context, func(), error) {
 		}
 	}()
 	cleanup = append(cleanup, func() { signal.Stop(interrupts); close(interrupts) })
-	paced := make(chan struct{})
-	go tuneCollector(paced)
-	cleanup = append(cleanup, func() { close(paced) })
 	if d := *b.timeout; d > 0 {
 		t := time.AfterFunc(d, func() {
 			cancel(&budgetError{fmt.Sprintf("the time budget (-timeout %v) ran out", d),
