@@ -176,7 +176,6 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 			escaped <- escapeResult{esc, err}
 		}()
 	}
-	locksets := make(chan *condmustnot.Locksets, 1)
 
 	start := time.Now()
 	gs, err := mhp.FindGoroutines(r)
@@ -247,6 +246,7 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 	// by the last stage alone: they start now, beside the order's tail
 	// and the parallel stage, which leave a core idle, rather than beside
 	// the goroutines and the accesses, whose split scans use both.
+	locksets := make(chan *condmustnot.Locksets, 1)
 	go func() { locksets <- condmustnot.Compute(f, r) }()
 
 	start = time.Now()
