@@ -61,9 +61,11 @@
 // several Sigmas (package demand), and over each program of a load
 // (pointsto.Analyzer.Program), from several goroutines at once, classifying
 // the accesses once (on another goroutine from NewFinder on, beside the
-// first points-to run); the escape analysis and the locksets, which need only
-// the points-to, run on other goroutines from the start, beside the
-// goroutines (mhp.dl) and the stages after, and the order of events
+// first points-to run); the escape analysis, which needs only the
+// points-to, runs on another goroutine from the start, beside the
+// goroutines (mhp.dl) and the stages after, the locksets (the same) from
+// the end of the escaping stage, beside the order's tail and the parallel
+// stage, which leave a core idle, and the order of events
 // (mhp.NewOrder), which needs the points-to and the goroutines, runs on
 // another goroutine while the accesses, aliasing and escaping stages run. It can check only given pairs of accesses (the
 // demand loop's later runs check the races before), and take the order's

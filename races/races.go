@@ -163,8 +163,8 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 
 	// The escape analysis and the locksets read only the points-to (and
 	// the facts), not what the stages before theirs compute: they run on
-	// another core while the goroutines, accesses, aliasing and order are
-	// computed. Their stages' times below are the waits for them.
+	// another core while the stages before theirs are computed. Their
+	// stages' times below are the waits for them.
 	type escapeResult struct {
 		esc *bitset.BitSet
 		err error
@@ -176,8 +176,6 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 			escaped <- escapeResult{esc, err}
 		}()
 	}
-	locksets := make(chan *condmustnot.Locksets, 1)
-	go func() { locksets <- condmustnot.Compute(f, r) }()
 
 	start := time.Now()
 	gs, err := mhp.FindGoroutines(r)
@@ -244,6 +242,12 @@ func (fd *Finder) FindAfter(r *pointsto.Result, among map[[2]uint32]bool, flow *
 	}
 	res.Stats.Escaping = countPairs(pairs)
 	stage("escaping", start)
+	// The locksets read only the points-to and the facts, and are needed
+	// by the last stage alone: they start now, beside the order's tail
+	// and the parallel stage, which leave a core idle, rather than beside
+	// the goroutines and the accesses, whose split scans use both.
+	locksets := make(chan *condmustnot.Locksets, 1)
+	go func() { locksets <- condmustnot.Compute(f, r) }()
 
 	start = time.Now()
 	o := <-orders
