@@ -297,7 +297,7 @@ func refine(r *pointsto.Result, rr *races.Result, sigma *pointsto.Sigma, seen ma
 	// Without tests, benchmarks, fuzz targets or examples, no context has a
 	// root base to keep.
 	if len(f.TestEntries()) > 0 {
-		for _, h := range rootSplits(r, rr, objs, sigma) {
+		for _, h := range rootSplits(r, rr, objs) {
 			if !next.Roots[h] {
 				next.Roots[h] = true
 				changed = true
@@ -500,24 +500,15 @@ func dynamicCallers(r *pointsto.Result, rr *races.Result) []pointsto.Ctx {
 
 // rootSplits returns the root sites to split by root for the races of rr
 // on objs (and their holders): objs' own, those in the contexts the racing
-// goroutines are spawned in and start in, those of the objects on the
+// goroutines are spawned in and start in, and those of the objects on the
 // heap paths from the objects the goroutines start in (closures,
-// receivers) to objs, and those of the first objects not split under
-// sigma on the heap paths that lead to objs through split ones. A
-// goroutine of one test reaches another test's object only through what
-// is merged on such a path; splitting the objects alone leaves the path
-// handing both to each goroutine. A split object is only as split as what
-// holds it: the variable holding a test's DB, split, is held by a closure
-// that every test's code makes in one object (bbolt's (*DB).mmap defers
-// it), which hands each DB to every test that runs it. Walking through
-// split objects only, one merged holder further per run, keeps the loop
-// from splitting at once every object that may reach a raced one (most of
-// a module's test code); a global or function object exists once whatever
-// Sigma is, so the walk stops there. Unlike k, splitting by root unrolls
-// nothing, so recursive contexts are split too. The objects the
-// goroutines start and are spawned in are split, not refined: their k is
-// not what merges two tests' goroutines.
-func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx, sigma *pointsto.Sigma) []uint32 {
+// receivers) to objs. A goroutine of one test reaches another test's
+// object only through what is merged on such a path; splitting the
+// objects alone leaves the path handing both to each goroutine. Unlike k,
+// splitting by root unrolls nothing, so recursive contexts are split too.
+// The objects the goroutines start and are spawned in are split, not
+// refined: their k is not what merges two tests' goroutines.
+func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx) []uint32 {
 	f, cs := r.Facts, r.Contexts
 	var sites []uint32
 	for _, o := range objs {
@@ -536,10 +527,8 @@ func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx, sigma
 	}
 	root := outermost(r)
 	next := map[pointsto.Ctx][]pointsto.Ctx{}
-	held := map[pointsto.Ctx][]pointsto.Ctx{} // the objects holding each
 	heldIn(r, func(o, o2 pointsto.Ctx) {
 		next[root(o)] = append(next[root(o)], root(o2))
-		held[root(o2)] = append(held[root(o2)], root(o))
 	})
 	from := reachable(starts, root, func(o pointsto.Ctx) []pointsto.Ctx { return next[o] })
 	prev := map[pointsto.Ctx][]pointsto.Ctx{}
@@ -551,21 +540,6 @@ func rootSplits(r *pointsto.Result, rr *races.Result, objs []pointsto.Ctx, sigma
 	to := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx { return prev[o] })
 	for o := range to {
 		if from[o] {
-			sites = append(sites, f.Site(cs.Site(o)).Root)
-		}
-	}
-	split := func(o pointsto.Ctx) bool {
-		h := f.Site(cs.Site(o))
-		return sigma.Roots[h.Root] && h.Func != pointsto.NoID
-	}
-	holders := reachable(objs, root, func(o pointsto.Ctx) []pointsto.Ctx {
-		if !split(o) {
-			return nil
-		}
-		return held[o]
-	})
-	for o := range holders {
-		if f.Site(cs.Site(o)).Func != pointsto.NoID {
 			sites = append(sites, f.Site(cs.Site(o)).Root)
 		}
 	}
@@ -729,10 +703,7 @@ type estimator struct {
 	memo    map[[2]uint32]*apd.Decimal
 	tests   map[uint32]bool         // the entries that run in root contexts of their own
 	roots   map[uint32]*apd.Decimal // by M: the tests that reach it, at least 1
-	// carrying says, by M, whether m's contexts keep their root base
-	// under a Sigma (pointsto.Analyzer.Carrying).
-	carrying func(*pointsto.Sigma) []bool
-	err      error // the first arithmetic error (an exponent out of apd's range)
+	err     error                   // the first arithmetic error (an exponent out of apd's range)
 }
 
 // add sets sum to sum+x, exactly (precision 0: no rounding).
@@ -762,7 +733,7 @@ func newEstimator(a *pointsto.Analyzer) *estimator {
 	f := a.Facts
 	nM := f.Size(pointsto.DomM)
 	e := &estimator{f: f, callers: make([][]uint32, nM), calls: a.ContextCalls(), callsTo: make([][]uint32, nM),
-		memo: map[[2]uint32]*apd.Decimal{}, tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}, carrying: a.Carrying}
+		memo: map[[2]uint32]*apd.Decimal{}, tests: map[uint32]bool{}, roots: map[uint32]*apd.Decimal{}}
 	for _, m := range f.TestEntries() {
 		e.tests[m] = true
 	}
@@ -845,6 +816,22 @@ func (e *estimator) reaching(fns []uint32, skip []bool) []uint32 {
 				out = append(out, caller)
 			}
 		}
+	}
+	return out
+}
+
+// carrying returns, by M, whether m's contexts keep their root base under
+// sigma: m may reach an allocation of a site split by root.
+func (e *estimator) carrying(sigma *pointsto.Sigma) []bool {
+	var fns []uint32
+	for h := range sigma.Roots {
+		if m := e.f.Site(h).Func; m != pointsto.NoID {
+			fns = append(fns, m)
+		}
+	}
+	out := make([]bool, len(e.callers))
+	for _, m := range e.reaching(fns, nil) {
+		out[m] = true
 	}
 	return out
 }

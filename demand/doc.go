@@ -38,11 +38,10 @@
 // kobj.dl) is given on demand the same way: the first run splits nothing,
 // so a test's code is analyzed once however many tests reach it, and each
 // later Sigma splits the root sites of those objects, of the objects the
-// racing goroutines are spawned and start in, of the objects on the heap
-// paths from the objects a racing goroutine starts in to the raced ones,
-// and of the first objects not yet split on the heap paths that reach the
-// raced ones through split objects: the objects through which one test's
-// goroutine may reach another test's object. A site only joins Roots, so this adds at most one change
+// racing goroutines are spawned and start in, and of the objects on the
+// heap paths from the objects a racing goroutine starts in to the raced
+// ones: the objects through which one test's goroutine may reach another
+// test's object. A site only joins Roots, so this adds at most one change
 // per site to the loop's bound. The loop stops when Sigma
 // does not change, or when Options.Patience runs in a row (default 2)
 // removed no race pair: the false races have stopped falling away.
@@ -89,8 +88,7 @@
 // that runs its callee in a context of its own (a plain call) as many
 // contexts as its caller has of length k-1, each times the tests that
 // reach it where it keeps a root base (a site split by root, a callee
-// that may reach the allocation of one or be handed an object of one).
-// The counts
+// that may reach the allocation of one). The counts
 // grow exponentially, so they are exact decimals
 // (github.com/cockroachdb/apd). A run's estimate may pass neither
 // Options.MaxContexts nor Options.MaxGrowth times the first run's

@@ -61,9 +61,6 @@ type ciResult struct {
 	// that call a pointer-receiver method on a receiver of the site
 	// (startRecvSite).
 	startRecv map[uint32][]uint32
-	// argOf, by root site H: the functions a call that runs them in a
-	// context of its own may hand an object of the site, sorted.
-	argOf map[uint32][]uint32
 }
 
 // NewAnalyzer runs the context-insensitive pass over f.
@@ -123,46 +120,7 @@ func NewRecordingAnalyzer(f *Facts, record func(*datalog.Database)) (*Analyzer, 
 	for _, l := range ci.callees {
 		slices.Sort(l)
 	}
-	ix := newCtxIndex(f, ci)
-	ci.argOf = argSites(f, ci, ix, db)
-	return &Analyzer{Facts: f, ci: ci, ix: ix, CITime: time.Since(start)}, nil
-}
-
-// argSites returns, by root site, the functions that a call which runs
-// them in a context of its own (ctxIndex.makesContext) may hand an
-// argument pointing to an object of the site or into one, in ci.dl's
-// points-to.
-func argSites(f *Facts, ci *ciResult, ix *ctxIndex, db *datalog.Database) map[uint32][]uint32 {
-	argOf := map[uint32][]uint32{} // V -> the call sites it is an argument of
-	_, actuals := f.Flat("actual")
-	for k := 0; k+2 < len(actuals); k += 3 {
-		argOf[actuals[k+2]] = append(argOf[actuals[k+2]], actuals[k])
-	}
-	calls := map[uint32][]uint32{} // root H -> call sites
-	for t := range db.Tuples("pt") {
-		for _, i := range argOf[t[0]] {
-			h := f.Site(t[1]).Root
-			if l := calls[h]; len(l) == 0 || l[len(l)-1] != i {
-				calls[h] = append(l, i)
-			}
-		}
-	}
-	out := map[uint32][]uint32{}
-	for h, is := range calls {
-		var fns []uint32
-		for _, i := range is {
-			for _, m := range ci.callees[i] {
-				if ix.makesContext(i, m) {
-					fns = append(fns, m)
-				}
-			}
-		}
-		slices.Sort(fns)
-		if fns = slices.Compact(fns); len(fns) > 0 {
-			out[h] = fns
-		}
-	}
-	return out
+	return &Analyzer{Facts: f, ci: ci, ix: newCtxIndex(f, ci), CITime: time.Since(start)}, nil
 }
 
 // loadFacts adds the base relations the program reads.

@@ -253,8 +253,9 @@ type enumerator struct {
 	made  map[Ctx]bool
 	ctxs  []map[Ctx]bool // by M: the contexts m was reached in
 	queue []reachedFn
-	// carry, by M, says whether m's contexts keep their root base
-	// (Analyzer.Carrying).
+	// carry, by M, says whether m's contexts keep their root base: m may
+	// reach, in ci.dl's call graph, an allocation of a site split by root.
+	// Elsewhere the base could only tell apart objects that drop it.
 	carry []bool
 }
 
@@ -274,7 +275,7 @@ func newEnumerator(a *Analyzer, sigma *Sigma) *enumerator {
 		made: map[Ctx]bool{},
 		ctxs: make([]map[Ctx]bool, f.Size(DomM)),
 	}
-	e.carry = a.Carrying(sigma)
+	e.carry = e.ix.reaching(ci, func(h uint32) bool { return sigma.Roots[h] })
 	e.out.selfCtx = e.ix.selfCtxFuncs
 	for _, h := range e.ix.globals {
 		o := e.cs.intern(h, Epsilon)
@@ -549,29 +550,6 @@ func (f *Facts) TestEntries() []uint32 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// Carrying returns, by M, whether a plain call of m keeps its caller's
-// root base under sigma: m may reach, in ci.dl's call graph, an allocation
-// of a site split by root (Sigma.Roots), or such a call may hand m an
-// object of such a site (an argument points to one in ci.dl's points-to:
-// m's own parameters may be read by no rule of ci.dl when m only reads
-// and writes numbers through them). Elsewhere the base could only tell apart
-// objects that drop it. A callee that is handed two tests' objects of a
-// split site and drops the base would hold both in one context, and
-// every access it makes through them would touch both tests' objects
-// (bbolt's mmap(db) called by (*DB).mmap). Its callers need not carry for
-// this: a caller on the empty base holds the objects of every test
-// already. Which contexts keep a base is only a choice of names (kobj.dl
-// says why every choice is sound).
-func (a *Analyzer) Carrying(sigma *Sigma) []bool {
-	out := a.ix.reaching(a.ci, func(h uint32) bool { return sigma.Roots[h] })
-	for h := range sigma.Roots {
-		for _, m := range a.ci.argOf[h] {
-			out[m] = true
-		}
-	}
-	return out
 }
 
 // reaching returns, by M, whether the function may reach, in ci's call

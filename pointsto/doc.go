@@ -158,9 +158,8 @@
 // by the demand loop from the remaining races): an object of a split site
 // keeps the base of the context that allocates it, other objects are on
 // the empty base, a plain callee keeps its caller's base only if it may
-// reach an allocation of a split site (ci.dl's call graph) or be handed
-// an object of one (ci.dl's points-to of its call's arguments), and a
-// test runs in its root context only if it may ([Analyzer.Carrying]). With no site split (the demand
+// reach an allocation of a split site (ci.dl's call graph), and a test
+// runs in its root context only if it may. With no site split (the demand
 // loop's first run) every context is on the empty base, and each test's
 // code is analyzed once, not once per test that reaches it (kobj.dl says
 // why any choice is sound). Field, element and content sub-objects share
